@@ -1,0 +1,1 @@
+"""The stakelog/1 session-log format: typed records, the streaming reader, the JSON Schema."""

@@ -1,0 +1,86 @@
+"""stakelog/1 records: one session per JSON line, decoded into typed Structs.
+
+A session's `rounds` stay raw here; each game decodes them with its own round
+Struct, so one header type serves every game.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Annotated, Literal
+
+import msgspec
+
+FORMAT = "stakelog/1"
+
+Venue = Literal["online", "private_home", "public_place", "workplace", "vehicle", "unknown"]
+Points = Annotated[int, msgspec.Meta(ge=0)]
+OptionValue = str | int | float | bool
+
+
+class Player(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """玩家: one seat-holder of the session."""
+
+    id: Annotated[str, msgspec.Meta(min_length=1)]
+    name: str = ""
+    jurisdiction: str | None = None
+    kin_group: str | None = None
+    buy_in: Points | None = None
+    minor: bool = False
+    public_servant: bool = False
+
+
+class Owner(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """房主 / 组织者: the room owner or organiser and the fee he takes.
+
+    `room_fee` is a fixed fee in points (房费); rake taken per round (抽头) is
+    logged on the rounds. `fee_basis` says what the room fee depends on: a fee
+    that depends on stakes or results is rake in law (2005 interpretation art. 9).
+    """
+
+    id: Annotated[str, msgspec.Meta(min_length=1)]
+    room_fee: Points = 0
+    fee_basis: Literal["fixed", "stakes", "results"] = "fixed"
+
+
+class Prize(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """奖金: tournament prize money and who funded it."""
+
+    amount: Points
+    funded_by: Literal["organiser", "entry_fees"]
+    entry_fee: Points = 0
+
+
+class Variant(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """玩法: a named house-rule preset and explicit option overrides."""
+
+    preset: str | None = None
+    options: dict[str, OptionValue] = {}
+
+
+class Session(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """局 / 房间记录: one game session, the unit a log line carries."""
+
+    format: Literal["stakelog/1"]
+    session_id: Annotated[str, msgspec.Meta(min_length=1)]
+    platform: Annotated[str, msgspec.Meta(min_length=1)]
+    game: str
+    started_at: datetime
+    players: Annotated[list[Player], msgspec.Meta(min_length=1)]
+    rounds: msgspec.Raw
+    room_id: str | None = None
+    variant: Variant = Variant()
+    ended_at: datetime | None = None
+    point_value: Decimal | None = None
+    jurisdiction: str | None = None
+    venue: Venue = "unknown"
+    owner: Owner | None = None
+    prize: Prize | None = None
+    tournament: bool = False
+
+
+class SessionId(msgspec.Struct):
+    """Just enough of a broken line to name its session in a reject."""
+
+    session_id: str | None = None
