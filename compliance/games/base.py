@@ -74,8 +74,12 @@ class Game(Protocol):
         """Settle every round of the session in order, carrying state."""
         ...
 
-    def describe(self, cards: list[str], variant: Variant | None = None) -> dict[str, Any]:
-        """What a hand is (for `games eval`): a JSON-ready description."""
+    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
+        """What a hand is (for `games eval`): a JSON-ready description.
+
+        `hand` is the card strings given on the command line, or, for hands
+        that need more (melds, a wildcard), a JSON record read from stdin.
+        """
         ...
 
     def simulate(
