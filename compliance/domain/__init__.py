@@ -1,0 +1,1 @@
+"""The domain: metrics, tiers, thresholds and the classifier. Pure: no SQLAlchemy, no click."""

@@ -1,0 +1,273 @@
+"""分类: map each player of a session to a penalty tier, with the line behind it.
+
+The classifier holds one `Resolver` for the run, so the rules are loaded
+once; each session is judged under the rules in force in each player's
+jurisdiction on the session's date (or the run's `as_of` date).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from compliance.domain.findings import (
+    Finding,
+    IndeterminateFinding,
+    IntegrityFinding,
+    ThresholdFinding,
+)
+from compliance.domain.metrics import AMOUNT_METRICS, PlayerMetrics, SessionMetrics
+from compliance.domain.rules import Band, Comparison, leaves, matched_leaves
+from compliance.domain.ruleset import Resolver, Ruleset
+from compliance.domain.tiers import Tier
+from compliance.errors import JurisdictionError
+from compliance.games.base import Integrity
+
+RANK = {"H": 3, "M": 2, "L": 1}
+WAGE_METRIC = "per_capita_wage_ratio"
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifierOptions:
+    """Readings where the law is ambiguous (docs/metrics.md).
+
+    `win_loss_scope`: 全场输赢 per player (default) or for the whole table.
+    `versions`: which instrument of a disputed version group to apply.
+    """
+
+    win_loss_scope: str = "player"
+    versions: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFacts:
+    id: str
+    jurisdiction: str | None
+    kin_group: str | None
+    metrics: PlayerMetrics | None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFacts:
+    """What the classifier needs of a replayed session."""
+
+    platform: str
+    session_id: str
+    game: str
+    game_class: str | None
+    day: date
+    jurisdiction: str | None
+    players: tuple[PlayerFacts, ...]
+    metrics: SessionMetrics | None
+    rake: int = 0
+    organiser_prize: bool = False
+    issues: tuple[Integrity, ...] = ()
+
+
+class Classifier:
+    def __init__(self, resolver: Resolver, options: ClassifierOptions | None = None):
+        self.resolver = resolver
+        self.options = options or ClassifierOptions()
+
+    def classify(self, facts: SessionFacts, as_of: date | None = None) -> list[Finding]:
+        """Every finding for one session: integrity first, then one per player."""
+        out: list[Finding] = [self._integrity(facts, issue) for issue in facts.issues]
+        day = as_of or facts.day
+        for player in facts.players:
+            out.append(self._judge(facts, player, day))
+        return out
+
+    def _integrity(self, facts: SessionFacts, issue: Integrity) -> IntegrityFinding:
+        return IntegrityFinding(
+            session_id=facts.session_id,
+            platform=facts.platform,
+            subject="session",
+            jurisdiction=self._code_or_none(facts.jurisdiction),
+            game=facts.game,
+            round=issue.round,
+            check=issue.check,
+            detail=issue.detail,
+            players=list(issue.players),
+            claimed=issue.claimed,
+            expected=issue.expected,
+        )
+
+    def _code_or_none(self, name: str | None) -> str | None:
+        if not name:
+            return None
+        try:
+            return self.resolver.lookup(name).code
+        except JurisdictionError:
+            return name
+
+    def _missing(self, facts, player, code, missing, reason) -> IndeterminateFinding:
+        return IndeterminateFinding(
+            session_id=facts.session_id,
+            platform=facts.platform,
+            subject=f"player:{player.id}",
+            player=player.id,
+            jurisdiction=code,
+            game=facts.game,
+            missing=missing,
+            reason=reason,
+        )
+
+    def _judge(self, facts: SessionFacts, player: PlayerFacts, day: date) -> Finding:
+        name = player.jurisdiction or facts.jurisdiction
+        if not name:
+            return self._missing(
+                facts, player, None, "jurisdiction",
+                "the log names no jurisdiction and --jurisdiction was not given",
+            )
+        try:
+            where = self.resolver.lookup(name)
+        except JurisdictionError as exc:
+            return self._missing(facts, player, name, "jurisdiction", str(exc))
+        if player.metrics is None or facts.metrics is None:
+            return self._missing(
+                facts, player, where.code, "point_value",
+                "no point_value: points cannot be turned into yuan "
+                "(赌资 = points × value of a point, 2005 interpretation art. 8)",
+            )
+        rules = self.resolver.ruleset(where.code, day)
+        bands = rules.bands_for("player")
+        if not bands:
+            return self._missing(
+                facts, player, where.code, "threshold",
+                f"no threshold line in force for {where.name_zh} on {day.isoformat()}",
+            )
+        values = self._values(facts, player.metrics, rules)
+        is_banker = player.metrics.banker_rounds > 0
+        admitted = [b for b in bands if b.admits(facts.game_class, is_banker)]
+        best, best_leaves = None, []
+        for band in admitted:
+            hit = [] if band.condition is None else matched_leaves(band.condition, values)
+            if hit is not None and (best is None or (band.tier, band.seq) >= (best.tier, best.seq)):
+                best, best_leaves = band, hit
+        if best is None:
+            needs_wage = any(WAGE_METRIC in {c.metric for c in leaves(b.condition)} for b in admitted)
+            if needs_wage and WAGE_METRIC not in values:
+                return self._missing(
+                    facts, player, where.code, "wage_indicator",
+                    f"no monthly average wage for {where.name_zh} in {day.year} or before: "
+                    "the reasonableness test compares per-capita capital with it",
+                )
+            if not rules.defines("player", Tier.ADMINISTRATIVE):
+                return self._missing(
+                    facts, player, where.code, "threshold",
+                    f"{where.name_zh} defines no 赌资较大 line in force on {day.isoformat()}; "
+                    "the figures are below its other lines",
+                )
+        tier = best.tier if best else Tier.BELOW_THRESHOLD
+        exemptions, would_be = self._exemptions(facts, player, rules, tier)
+        shown = Tier.EXEMPT if exemptions else tier
+        return self._threshold(
+            facts, player, where, rules, day, shown, best, best_leaves, values, admitted,
+            exemptions, would_be,
+        )
+
+    def _values(self, facts, metrics: PlayerMetrics, rules: Ruleset) -> dict[str, Decimal]:
+        values = {**metrics.as_dict(), **facts.metrics.as_dict()}
+        if self.options.win_loss_scope == "table":
+            values["session_win_loss"] = values["table_win_loss"]
+        factor = rules.multiplier(facts.game_class)
+        if factor != 1:
+            values = {k: (v * factor if k in AMOUNT_METRICS else v) for k, v in values.items()}
+        wage = self.resolver.wage(rules, facts.day.year)
+        if wage is not None and wage.monthly > 0:
+            values[WAGE_METRIC] = (values["per_capita_capital"] / wage.monthly).quantize(
+                Decimal("0.0001")
+            )
+        return values
+
+    def _exemptions(self, facts, player, rules: Ruleset, tier: Tier):
+        applied: list[str] = []
+        for ex in rules.exemptions:
+            if ex.kind == "kin" and self._is_kin_table(facts, player):
+                if facts.rake == 0 or not ex.requires_no_rake:
+                    applied.append(f"{ex.id}: {ex.text} ({ex.article})")
+            elif ex.kind == "organiser_prize" and facts.organiser_prize:
+                applied.append(f"{ex.id}: {ex.text} ({ex.article})")
+        if applied and tier > Tier.EXEMPT:
+            return applied, tier
+        return [], None
+
+    @staticmethod
+    def _is_kin_table(facts: SessionFacts, player: PlayerFacts) -> bool:
+        group = player.kin_group
+        return bool(group) and all(p.kin_group == group for p in facts.players)
+
+    def _threshold(
+        self, facts, player, where, rules: Ruleset, day, tier, band: Band | None, hit,
+        values, admitted, exemptions, would_be,
+    ) -> ThresholdFinding:
+        instrument = rules.instruments.get(band.instrument) if band else None
+        lead: Comparison | None = hit[0] if hit else None
+        statute = rules.penalty_for(would_be or tier)
+        statute_inst = rules.instruments.get(statute.instrument) if statute else None
+        next_band, next_leaf = self._next_line(admitted, values, would_be or tier)
+        confidence = min(
+            (c for c in (band and band.confidence, instrument and instrument.confidence) if c),
+            key=lambda c: RANK.get(c, 0),
+            default="M",
+        )
+        value = values.get(lead.metric) if lead else None
+        next_value = values.get(next_leaf.metric) if next_leaf else None
+        return ThresholdFinding(
+            session_id=facts.session_id,
+            platform=facts.platform,
+            subject=f"player:{player.id}",
+            player=player.id,
+            jurisdiction=where.code,
+            jurisdiction_name=where.name_zh,
+            date=facts.day.isoformat(),
+            judged_on=day.isoformat(),
+            game=facts.game,
+            tier=tier.code,
+            tier_label=tier.label,
+            rule=band.id if band else None,
+            instrument=instrument.id if instrument else None,
+            citation=f"{instrument.title} {band.article}".strip() if instrument else None,
+            article=band.article if band else None,
+            metric=lead.metric if lead else ("role" if band else None),
+            value=value,
+            boundary=lead.describe() if lead else (f"role = {band.role}" if band else None),
+            margin=(value - lead.lower) if lead and lead.lower is not None else None,
+            penalty=band.penalty if band else None,
+            statutory_penalty=statute.text if statute else None,
+            statutory_citation=(
+                f"{statute_inst.title} {statute.article}" if statute and statute_inst else None
+            ),
+            confidence=confidence,
+            next_tier=next_band.tier.code if next_band else None,
+            next_rule=next_band.id if next_band else None,
+            next_metric=next_leaf.metric if next_leaf else None,
+            next_boundary=next_leaf.lower if next_leaf else None,
+            margin_to_next=(
+                next_leaf.lower - next_value
+                if next_leaf and next_value is not None else None
+            ),
+            matched=[leaf.describe() for leaf in hit or []],
+            exemptions=exemptions,
+            would_be=would_be.code if would_be else None,
+            disputed=bool(instrument and instrument.disputed),
+            dispute_note=instrument.note if instrument and instrument.disputed else None,
+        )
+
+    @staticmethod
+    def _next_line(admitted: list[Band], values, tier: Tier):
+        """The nearest lower bound of a higher tier that the figures have not reached."""
+        best = None
+        for band in admitted:
+            if band.tier <= tier:
+                continue
+            for leaf in leaves(band.condition):
+                value = values.get(leaf.metric)
+                if leaf.lower is None or value is None or value >= leaf.lower:
+                    continue
+                gap = (leaf.lower - value) / leaf.lower if leaf.lower else Decimal(0)
+                key = (band.tier, gap)
+                if best is None or key < best[0]:
+                    best = (key, band, leaf)
+        return (best[1], best[2]) if best else (None, None)

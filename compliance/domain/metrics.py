@@ -1,0 +1,152 @@
+"""赌资指标: the stake figures the rules use, per player and per session.
+
+Rounds are tallied in points as they stream past; the figures are turned
+into yuan once per session (online 赌资 = points × the value of a point:
+2005 interpretation art. 8, 公安部 2005 notice art. 六). The legal basis of
+each metric is in docs/metrics.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from compliance.games.base import Integrity, RoundResult
+
+PLAYER_METRICS = ("single_stake", "round_win_loss", "session_win_loss", "total_staked", "capital")
+SESSION_METRICS = ("per_capita_capital", "scene_capital", "table_win_loss", "headcount")
+DERIVED_METRICS = ("per_capita_wage_ratio",)
+WINDOW_METRICS = ("window_rake", "window_capital", "window_participants", "window_win_loss")
+AMOUNT_METRICS = frozenset(PLAYER_METRICS + ("per_capita_capital", "scene_capital", "table_win_loss"))
+ALL_METRICS = frozenset(PLAYER_METRICS + SESSION_METRICS + DERIVED_METRICS + WINDOW_METRICS)
+
+
+@dataclass(slots=True)
+class PlayerTally:
+    """One player's running figures over a session, in points."""
+
+    max_stake: int = 0
+    max_round_swing: int = 0
+    net: int = 0
+    staked: int = 0
+    won: int = 0
+    rounds: int = 0
+    banker_rounds: int = 0
+
+
+@dataclass(slots=True)
+class SessionTally:
+    """A session's replay summed up: per-player tallies, rake, issues."""
+
+    players: dict[str, PlayerTally]
+    rounds: int = 0
+    rake: int = 0
+    issues: list[Integrity] = field(default_factory=list)
+
+
+def tally(results: Iterable[RoundResult], player_ids: Iterable[str]) -> SessionTally:
+    """Sum a replay's rounds into per-player tallies (the hot loop of an audit)."""
+    players = {pid: PlayerTally() for pid in player_ids}
+    summary = SessionTally(players)
+    for result in results:
+        summary.rounds += 1
+        summary.rake += result.rake
+        if result.issues:
+            summary.issues.extend(result.issues)
+        for pid, stake in result.stakes.items():
+            t = players[pid]
+            t.rounds += 1
+            t.staked += stake
+            if stake > t.max_stake:
+                t.max_stake = stake
+        for pid, delta in result.deltas.items():
+            t = players[pid]
+            t.net += delta
+            if delta > 0:
+                t.won += delta
+                if delta > t.max_round_swing:
+                    t.max_round_swing = delta
+            elif -delta > t.max_round_swing:
+                t.max_round_swing = -delta
+        if result.banker is not None:
+            players[result.banker].banker_rounds += 1
+    return summary
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMetrics:
+    """一名玩家一局的赌资指标, in yuan."""
+
+    player_id: str
+    single_stake: Decimal
+    round_win_loss: Decimal
+    session_win_loss: Decimal
+    net: Decimal
+    total_staked: Decimal
+    capital: Decimal
+    rounds: int
+    banker_rounds: int
+
+    def as_dict(self) -> dict[str, Decimal]:
+        return {name: getattr(self, name) for name in PLAYER_METRICS}
+
+
+@dataclass(frozen=True, slots=True)
+class SessionMetrics:
+    """一局的整体指标: headcount, scene total, per-capita capital, in yuan."""
+
+    headcount: int
+    scene_capital: Decimal
+    per_capita_capital: Decimal
+    table_win_loss: Decimal
+    rake: Decimal
+    rounds: int
+
+    def as_dict(self) -> dict[str, Decimal]:
+        return {
+            "headcount": Decimal(self.headcount),
+            "scene_capital": self.scene_capital,
+            "per_capita_capital": self.per_capita_capital,
+            "table_win_loss": self.table_win_loss,
+        }
+
+
+CENT = Decimal("0.01")
+
+
+def to_yuan(points: int, point_value: Decimal) -> Decimal:
+    return (Decimal(points) * point_value).quantize(CENT)
+
+
+def player_metrics(pid: str, t: PlayerTally, point_value: Decimal) -> PlayerMetrics:
+    """A player's figures in yuan. 个人赌资 = stakes + winnings, gross (丹东 2021)."""
+    return PlayerMetrics(
+        player_id=pid,
+        single_stake=to_yuan(t.max_stake, point_value),
+        round_win_loss=to_yuan(t.max_round_swing, point_value),
+        session_win_loss=to_yuan(abs(t.net), point_value),
+        net=to_yuan(t.net, point_value),
+        total_staked=to_yuan(t.staked, point_value),
+        capital=to_yuan(t.staked + t.won, point_value),
+        rounds=t.rounds,
+        banker_rounds=t.banker_rounds,
+    )
+
+
+def session_metrics(
+    summary: SessionTally, players: list[PlayerMetrics], point_value: Decimal
+) -> SessionMetrics:
+    """人均赌资 = the players' capital ÷ headcount (通知 六); 当场赌资 = their sum."""
+    headcount = len(players)
+    scene = sum((p.capital for p in players), Decimal(0))
+    won = sum((p.net for p in players if p.net > 0), Decimal(0))
+    per_capita = (scene / headcount).quantize(CENT) if headcount else Decimal(0)
+    return SessionMetrics(
+        headcount=headcount,
+        scene_capital=scene,
+        per_capita_capital=per_capita,
+        table_win_loss=won,
+        rake=to_yuan(summary.rake, point_value),
+        rounds=summary.rounds,
+    )

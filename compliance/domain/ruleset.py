@@ -1,0 +1,140 @@
+"""适用规则: the rules in force for one jurisdiction on one day.
+
+A `Resolver` is built once per run from the rule book; it answers
+"which bands, penalties and exemptions apply in 湖南 on 2026-03-01?" and
+remembers the answer, so each (jurisdiction, day) is resolved once. A city's
+bands override its province's where the city has any; statutory penalties
+come from the national statute in force that day.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from compliance.domain.rules import Band, Exemption, Instrument, Jurisdiction, Penalty, RuleBook
+from compliance.domain.tiers import Tier
+from compliance.errors import JurisdictionError
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """Everything that judges one jurisdiction on one day."""
+
+    jurisdiction: Jurisdiction
+    day: date
+    chain: tuple[Jurisdiction, ...]
+    bands: Mapping[str, tuple[Band, ...]]
+    instruments: Mapping[str, Instrument]
+    penalties: tuple[Penalty, ...]
+    exemptions: tuple[Exemption, ...]
+    multipliers: Mapping[str, Decimal]
+    wage_chain: tuple[str, ...]
+
+    def bands_for(self, subject: str) -> tuple[Band, ...]:
+        return self.bands.get(subject, ())
+
+    def defines(self, subject: str, tier: Tier) -> bool:
+        return any(b.tier == tier for b in self.bands_for(subject))
+
+    def penalty_for(self, tier: Tier) -> Penalty | None:
+        for penalty in self.penalties:
+            if tier in penalty.tiers:
+                return penalty
+        return None
+
+    def multiplier(self, game_class: str | None) -> Decimal:
+        return self.multipliers.get(game_class or "", Decimal(1))
+
+
+class Resolver:
+    """Jurisdiction names to codes, and (code, day) to a memoised Ruleset."""
+
+    def __init__(self, book: RuleBook, versions: Mapping[str, str] | None = None):
+        self.book = book
+        self.versions = dict(versions or {})
+        self._aliases: dict[str, str] = {}
+        for j in book.jurisdictions.values():
+            for name in (j.code, j.name_zh, j.name_en, *j.aliases):
+                if name:
+                    self._aliases[name.strip().lower()] = j.code
+        self._cache: dict[tuple[str, date], Ruleset] = {}
+        self._by_jurisdiction: dict[str, list[Band]] = {}
+        for band in book.bands:
+            self._by_jurisdiction.setdefault(band.jurisdiction, []).append(band)
+
+    def lookup(self, name: str) -> Jurisdiction:
+        """A jurisdiction by code, Chinese or English name, or alias (`hunan`, `CN-HN`)."""
+        code = self._aliases.get(name.strip().lower())
+        if code is None:
+            raise JurisdictionError(f"unknown jurisdiction {name!r}")
+        return self.book.jurisdictions[code]
+
+    def chain(self, j: Jurisdiction) -> tuple[Jurisdiction, ...]:
+        out = [j]
+        while out[-1].parent and out[-1].parent in self.book.jurisdictions:
+            out.append(self.book.jurisdictions[out[-1].parent])
+        return tuple(out)
+
+    def ruleset(self, code: str, day: date) -> Ruleset:
+        key = (code, day)
+        if key not in self._cache:
+            self._cache[key] = self._resolve(self.book.jurisdictions[code], day)
+        return self._cache[key]
+
+    def _in_force(self, day: date) -> dict[str, Instrument]:
+        live = {i.id: i for i in self.book.instruments.values() if i.in_force(day)}
+        groups: dict[str, list[Instrument]] = {}
+        for inst in live.values():
+            if inst.version_group:
+                groups.setdefault(inst.version_group, []).append(inst)
+        for group, members in groups.items():
+            chosen = self.versions.get(group)
+            keep = next((m for m in members if m.id == chosen), None)
+            keep = keep or next((m for m in members if m.default), members[0])
+            for m in members:
+                if m is not keep:
+                    del live[m.id]
+        return live
+
+    def _resolve(self, j: Jurisdiction, day: date) -> Ruleset:
+        chain = self.chain(j)
+        live = self._in_force(day)
+        bands: dict[str, tuple[Band, ...]] = {}
+        for level in chain:
+            mine = [b for b in self._by_jurisdiction.get(level.code, ()) if b.instrument in live]
+            for subject in {b.subject for b in mine}:
+                if subject not in bands:
+                    chosen = [b for b in mine if b.subject == subject]
+                    bands[subject] = tuple(sorted(chosen, key=lambda b: (b.tier, b.seq)))
+        codes = {level.code for level in chain}
+        penalties = tuple(p for p in self.book.penalties if p.instrument in live)
+        exemptions = tuple(
+            e for e in self.book.exemptions if e.instrument in live and e.jurisdiction in codes
+        )
+        multipliers: dict[str, Decimal] = {}
+        for level in reversed(chain):
+            for m in self.book.multipliers:
+                if m.jurisdiction == level.code:
+                    multipliers[m.game_class] = m.factor
+        return Ruleset(
+            jurisdiction=j,
+            day=day,
+            chain=chain,
+            bands=bands,
+            instruments=live,
+            penalties=penalties,
+            exemptions=exemptions,
+            multipliers=multipliers,
+            wage_chain=tuple(level.code for level in chain),
+        )
+
+    def wage(self, ruleset: Ruleset, year: int):
+        """The nearest city's latest monthly wage for `year` or before, or None."""
+        for code in ruleset.wage_chain:
+            rows = [w for w in self.book.wages if w.city == code and w.year <= year]
+            if rows:
+                return max(rows, key=lambda w: w.year)
+        return None

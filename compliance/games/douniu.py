@@ -1,0 +1,305 @@
+"""斗牛 (牛牛): the banker game of seeds 000 and 004, replayed round by round.
+
+Each seat holds five cards; the banker (庄家) compares with every player
+(闲家) and never do players compare with each other (seed 004 rule 4). The
+winner's hand multiplier × base × grab × the player's bet changes hands.
+The banker passes by 牛九 (rule 3) unless the variant grabs it each round.
+Rules, choices and the round record: docs/games/douniu.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from compliance.errors import DealError
+from compliance.games import douniu_hands as hands
+from compliance.games.base import (
+    ILLEGAL_ACTION,
+    SETTLEMENT_MISMATCH,
+    WRONG_BANKER,
+    Integrity,
+    RoundResult,
+    Simulated,
+    decode_rounds,
+    resolve_options,
+)
+from compliance.games.cards import JOKERS, Card, duplicates
+from compliance.logs.records import Session, Variant
+
+Multiplier = Annotated[int, msgspec.Meta(ge=1)]
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+
+
+class DouniuSeat(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
+    """座位: one player's five cards, bet multiplier, and what the platform paid him."""
+
+    player: str
+    cards: list[Card]
+    claimed: int
+    bet: Positive = 1
+    rake: Annotated[int, msgspec.Meta(ge=0)] = 0
+
+
+class DouniuRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
+    """一局斗牛: the banker, 底分 `base`, 抢庄 multiplier `grab`, and 2–6 seats."""
+
+    banker: str
+    base: Positive
+    seats: list[DouniuSeat]
+    grab: Positive = 1
+
+
+ROUND_TYPE = DouniuRound
+
+
+class DouniuOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """玩法: the payout table (翻倍规则) per rank, ties at equal bull, banker succession."""
+
+    no_bull: Multiplier = 1
+    bull_1: Multiplier = 1
+    bull_2: Multiplier = 1
+    bull_3: Multiplier = 1
+    bull_4: Multiplier = 1
+    bull_5: Multiplier = 1
+    bull_6: Multiplier = 1
+    bull_7: Multiplier = 1
+    bull_8: Multiplier = 2
+    bull_9: Multiplier = 2
+    bull_bull: Multiplier = 3
+    four_bomb: Multiplier = 4
+    five_face: Multiplier = 5
+    equal_rank: Literal["high_card", "banker"] = "high_card"
+    banker_succession: Literal["niu_nine", "grab"] = "niu_nine"
+
+    @property
+    def multipliers(self) -> tuple[int, ...]:
+        """Multiplier by hand level, 没牛 (0) … 五花牛 (12)."""
+        return tuple(getattr(self, code) for code in hands.RANK_CODES)
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "steep": {"bull_bull": 4, "bull_9": 3, "bull_8": 2, "bull_7": 2, "four_bomb": 5, "five_face": 6},
+    "linear": {
+        **{f"bull_{n}": n for n in range(1, 10)},
+        "bull_bull": 10,
+        "four_bomb": 10,
+        "five_face": 10,
+    },
+}
+DEFAULT_PRESET = "classic"
+
+BANKER_TIE_LEVELS = frozenset(range(1, hands.BULL_BULL + 1))
+
+
+def options_for(variant: Variant | None) -> DouniuOptions:
+    return resolve_options(variant or Variant(), PRESETS, DEFAULT_PRESET, DouniuOptions)
+
+
+def _check_deal(index: int, rnd: DouniuRound, known: set[str]) -> None:
+    """Structural checks: raise DealError naming the round and what is impossible."""
+    seats = rnd.seats
+    if not 2 <= len(seats) <= 6:
+        raise DealError(f"round {index}: {len(seats)} seats, 斗牛 seats 2 to 6 (seed 004 rule 2)")
+    for seat in seats:
+        if len(seat.cards) != 5:
+            raise DealError(f"round {index}: {seat.player} holds {len(seat.cards)} cards, not 5")
+    dup = duplicates(c for seat in seats for c in seat.cards)
+    if dup:
+        raise DealError(f"round {index}: duplicate card {', '.join(dict.fromkeys(dup))}")
+    for seat in seats:
+        for card in seat.cards:
+            if card in JOKERS:
+                raise DealError(f"round {index}: joker {card} is not in the 斗牛 deck (seed 004 rule 1)")
+    names = [s.player for s in seats]
+    for name in names:
+        if names.count(name) > 1:
+            raise DealError(f"round {index}: player {name} is seated twice")
+        if name not in known:
+            raise DealError(f"round {index}: player {name} is not in the session's players")
+    if rnd.banker not in names:
+        raise DealError(f"round {index}: banker {rnd.banker} is not seated")
+
+
+def hand_scores(index: int, rnd: DouniuRound, known: set[str]) -> list[int]:
+    """Every seat's hand score, after the structural checks; DealError if the deal is impossible."""
+    seats = rnd.seats
+    names = [s.player for s in seats]
+    n = len(seats)
+    if not 2 <= n <= 6 or rnd.banker not in names or len(set(names)) != n or not known.issuperset(names):
+        _check_deal(index, rnd, known)
+    packed, tie, base = hands.PACKED, hands.TIE_KEY, hands.SCORE_BASE
+    scores = []
+    try:
+        for seat in seats:
+            a, b, c, d, e = seat.cards
+            scores.append(
+                base[packed[a] + packed[b] + packed[c] + packed[d] + packed[e]]
+                + max(tie[a], tie[b], tie[c], tie[d], tie[e])
+            )
+    except (ValueError, KeyError):
+        _check_deal(index, rnd, known)
+        raise
+    if len(set().union(*[s.cards for s in seats])) != 5 * n:
+        _check_deal(index, rnd, known)
+    return scores
+
+
+def settle(
+    rnd: DouniuRound, scores: list[int], mult: tuple[int, ...], banker_ties: bool
+) -> tuple[dict[str, int], dict[str, int]]:
+    """结算: the banker against each player (rule 4); the winner's multiplier × stake is paid.
+
+    Returns (deltas, stakes). A stake (DESIGN §5) is base × grab × bet; the
+    banker's stake is the largest stake he faces.
+    """
+    unit = rnd.base * rnd.grab
+    banker = rnd.banker
+    banker_score = next(sc for seat, sc in zip(rnd.seats, scores) if seat.player == banker)
+    banker_level = banker_score >> hands.LEVEL_SHIFT
+    banker_wins_ties = banker_ties and banker_level in BANKER_TIE_LEVELS
+    deltas: dict[str, int] = {}
+    stakes: dict[str, int] = {}
+    banker_total = banker_stake = 0
+    for seat, player_score in zip(rnd.seats, scores):
+        player = seat.player
+        if player == banker:
+            continue
+        stake = unit * seat.bet
+        level = player_score >> hands.LEVEL_SHIFT
+        if player_score > banker_score and not (banker_wins_ties and level == banker_level):
+            amount = mult[level] * stake
+        else:
+            amount = -mult[banker_level] * stake
+        deltas[player] = amount
+        stakes[player] = stake
+        banker_total -= amount
+        if stake > banker_stake:
+            banker_stake = stake
+    deltas[banker] = banker_total
+    stakes[banker] = banker_stake
+    return deltas, stakes
+
+
+def next_banker(rnd: DouniuRound, scores: list[int]) -> str:
+    """坐庄: the holder of the best 牛九 is the next banker, else the banker stays (rule 3)."""
+    best = -1
+    holder = rnd.banker
+    for seat, hand_score in zip(rnd.seats, scores):
+        if hand_score >> hands.LEVEL_SHIFT == hands.BULL_NINE and hand_score > best:
+            best, holder = hand_score, seat.player
+    return holder
+
+
+def _claim_issues(index: int, rnd: DouniuRound, deltas: dict[str, int]) -> list[Integrity]:
+    """The log's claims against the rules: settlement_mismatch and rake on a loss (illegal_action)."""
+    issues: list[Integrity] = []
+    wrong = [s for s in rnd.seats if s.claimed != deltas[s.player] - s.rake]
+    if wrong:
+        issues.append(
+            Integrity(
+                round=index,
+                check=SETTLEMENT_MISMATCH,
+                detail="; ".join(
+                    f"{s.player} claimed {s.claimed}, rules give {deltas[s.player] - s.rake}"
+                    + (f" ({deltas[s.player]} less rake {s.rake})" if s.rake else "")
+                    for s in wrong
+                ),
+                players=tuple(s.player for s in wrong),
+                claimed={s.player: s.claimed for s in wrong},
+                expected={s.player: deltas[s.player] - s.rake for s in wrong},
+            )
+        )
+    raked = [s for s in rnd.seats if s.rake > max(deltas[s.player], 0)]
+    if raked:
+        issues.append(
+            Integrity(
+                round=index,
+                check=ILLEGAL_ACTION,
+                detail="; ".join(
+                    f"{s.player} raked {s.rake} from a result of {deltas[s.player]}" for s in raked
+                ),
+                players=tuple(s.player for s in raked),
+            )
+        )
+    return issues
+
+
+def replay_rounds(
+    rounds: list[DouniuRound], known: set[str], options: DouniuOptions
+) -> Iterator[RoundResult]:
+    """Settle the rounds in order, carrying the banker from round to round."""
+    mult = options.multipliers
+    banker_ties = options.equal_rank == "banker"
+    check_succession = options.banker_succession == "niu_nine"
+    due: str | None = None
+    for index, rnd in enumerate(rounds, 1):
+        scores = hand_scores(index, rnd, known)
+        deltas, stakes = settle(rnd, scores, mult, banker_ties)
+        rake = 0
+        clean = True
+        for seat in rnd.seats:
+            seat_rake = seat.rake
+            if seat_rake:
+                rake += seat_rake
+                if seat_rake > deltas[seat.player]:
+                    clean = False
+            if seat.claimed != deltas[seat.player] - seat_rake:
+                clean = False
+        issues = [] if clean else _claim_issues(index, rnd, deltas)
+        if due is not None and due != rnd.banker and due in deltas:
+            issues.append(
+                Integrity(
+                    round=index,
+                    check=WRONG_BANKER,
+                    detail=f"banker {rnd.banker}, but the 牛九 rule (seed 004 rule 3) gives {due}",
+                    players=(rnd.banker, due),
+                )
+            )
+        if check_succession:
+            due = next_banker(rnd, scores)
+        yield RoundResult(index, deltas, stakes, rnd.banker, rake, 0, issues)
+
+
+class Douniu:
+    """斗牛: the Game engine."""
+
+    code = "douniu"
+    name_zh = "斗牛"
+    name_en = "Bull (Niu Niu)"
+
+    def replay(self, session: Session) -> Iterator[RoundResult]:
+        options = options_for(session.variant)
+        rounds = decode_rounds(session.rounds, DouniuRound)
+        known = {p.id for p in session.players}
+        yield from replay_rounds(rounds, known, options)
+
+    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
+        """牌型: rank, Chinese name and multiplier of five cards under the variant."""
+        if isinstance(hand, dict):
+            if "cards" not in hand or not isinstance(hand["cards"], list):
+                raise DealError('a 斗牛 hand record needs "cards": a list of 5 card strings')
+            hand = hand["cards"]
+        cards = hands.check_hand(hand)
+        level = hands.level_of(hands.score(cards))
+        return {
+            "game": self.code,
+            "cards": cards,
+            "rank": hands.RANK_CODES[level],
+            "name_zh": hands.NAMES_ZH[level],
+            "multiplier": options_for(variant).multipliers[level],
+        }
+
+    def simulate(
+        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
+    ) -> Simulated:
+        from compliance.games.douniu_sim import simulate  # here: douniu_sim imports this module
+
+        return simulate(rng, players, n_rounds, base, anomaly_rate)
+
+
+GAME = Douniu()

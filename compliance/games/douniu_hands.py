@@ -1,0 +1,130 @@
+"""斗牛牌型: hand ranks, the reference evaluator, and the lookup table built from it.
+
+The reference evaluator reads seed 004's rules literally and is the
+specification. The lookup table, keyed by the multiset of the five ranks
+(13 ranks × 3 bits, 6,175 multisets), is built from it at import time and
+is what replay uses on the hot path.
+
+A hand's *score* is one integer that orders hands as the rules do:
+`level << 10`, plus for 四炸 `rank of the four << 6`, plus the highest
+card's key (`rank × 4 + suit`, 黑桃 3 > 红桃 2 > 梅花 1 > 方片 0, below 64).
+Within one deck no two hands share a highest card, so scores never tie.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations, combinations_with_replacement
+
+from compliance.errors import DealError
+from compliance.games.cards import ALL_CARDS, JOKERS, RANKS, STANDARD_52, rank_number
+
+NO_BULL, BULL_NINE, BULL_BULL, FOUR_BOMB, FIVE_FACE = 0, 9, 10, 11, 12
+
+RANK_CODES: tuple[str, ...] = (
+    "no_bull",
+    *(f"bull_{n}" for n in range(1, 10)),
+    "bull_bull",
+    "four_bomb",
+    "five_face",
+)
+NAMES_ZH: tuple[str, ...] = (
+    "没牛", "牛丁", "牛二", "牛三", "牛四", "牛五", "牛六", "牛七", "牛八", "牛九",
+    "牛牛", "四炸", "五花牛",
+)  # fmt: skip
+LEVEL_OF_CODE = {code: level for level, code in enumerate(RANK_CODES)}
+
+SUIT_KEY = {"S": 3, "H": 2, "C": 1, "D": 0}  # 黑桃 > 红桃 > 梅花 > 方片 (seed 004 rule 9)
+LEVEL_SHIFT = 10
+
+
+def card_value(card: str) -> int:
+    """点数: A=1 … 9 at face value, 10/J/Q/K count 10 (seed 004 rule 7)."""
+    return min(rank_number(card), 10)
+
+
+def card_tie_key(card: str) -> int:
+    """比大小: K > Q > J > 10 > … > A, then 黑桃 > 红桃 > 梅花 > 方片."""
+    return rank_number(card) * 4 + SUIT_KEY[card[0]]
+
+
+def reference_level(cards: Sequence[str]) -> int:
+    """牌型 (reference): seed 004 rules 7, 8, 10–12 read literally, on five cards."""
+    if len(cards) != 5:
+        raise DealError(f"a 斗牛 hand has 5 cards, not {len(cards)}")
+    ranks = [rank_number(c) for c in cards]
+    if all(r >= 11 for r in ranks):
+        return FIVE_FACE  # rule 11; rule 12: both 四炸 and 五花牛 counts as the larger
+    if max(Counter(ranks).values()) == 4:
+        return FOUR_BOMB  # rule 10: no bull needed
+    values = [min(r, 10) for r in ranks]
+    total = sum(values)
+    for triple in combinations(values, 3):
+        if sum(triple) % 10 == 0:
+            return (total - sum(triple)) % 10 or BULL_BULL  # rule 8: 10 or 20 is 牛牛
+    return NO_BULL
+
+
+def _four_rank(ranks: Sequence[int]) -> int:
+    rank, count = Counter(ranks).most_common(1)[0]
+    return rank if count == 4 else 0
+
+
+def reference_score(cards: Sequence[str]) -> int:
+    """Hand strength (reference): level, then the four's rank for 四炸, then the highest card."""
+    level = reference_level(cards)
+    four = _four_rank([rank_number(c) for c in cards]) if level == FOUR_BOMB else 0
+    return (level << LEVEL_SHIFT) + (four << 6) + max(card_tie_key(c) for c in cards)
+
+
+PACKED: dict[str, int] = {c: 1 << 3 * (rank_number(c) - 1) for c in STANDARD_52}
+TIE_KEY: dict[str, int] = {c: card_tie_key(c) for c in STANDARD_52}
+VALUE: dict[str, int] = {c: card_value(c) for c in STANDARD_52}
+
+
+def _build_table() -> dict[int, int]:
+    """Every rank multiset a 52-card deck allows, scored by the reference evaluator."""
+    table: dict[int, int] = {}
+    for ranks in combinations_with_replacement(range(1, 14), 5):
+        if max(Counter(ranks).values()) > 4:
+            continue
+        seen: Counter[int] = Counter()
+        cards = []
+        for rank in ranks:
+            cards.append("SHCD"[seen[rank]] + RANKS[rank - 1])
+            seen[rank] += 1
+        level = reference_level(cards)
+        four = _four_rank(ranks) if level == FOUR_BOMB else 0
+        table[sum(PACKED[c] for c in cards)] = (level << LEVEL_SHIFT) + (four << 6)
+    return table
+
+
+SCORE_BASE: dict[int, int] = _build_table()
+
+
+def score(cards: Sequence[str]) -> int:
+    """Hand strength from the lookup table; KeyError for a joker, ValueError for a wrong count."""
+    a, b, c, d, e = cards
+    p, t = PACKED, TIE_KEY
+    return SCORE_BASE[p[a] + p[b] + p[c] + p[d] + p[e]] + max(t[a], t[b], t[c], t[d], t[e])
+
+
+def level_of(hand_score: int) -> int:
+    return hand_score >> LEVEL_SHIFT
+
+
+def check_hand(cards: Sequence[str]) -> list[str]:
+    """The cards as a valid 斗牛 hand, or DealError saying what is wrong with them."""
+    cards = [str(c).strip().upper() for c in cards]
+    if len(cards) != 5:
+        raise DealError(f"a 斗牛 hand has 5 cards, not {len(cards)}")
+    for card in cards:
+        if card in JOKERS:
+            raise DealError(f"joker {card} is not in the 斗牛 deck")
+        if card not in ALL_CARDS:
+            raise DealError(f"unknown card {card!r} (suit S H C D + rank A 2 … 10 J Q K)")
+    dup = sorted({c for c in cards if cards.count(c) > 1})
+    if dup:
+        raise DealError(f"duplicate card {', '.join(dup)}")
+    return cards

@@ -1,0 +1,227 @@
+"""规则数据文件: read the reviewed TOML files in data/ into a RuleBook.
+
+The format is docs/rules-data.md. Every malformed row raises RulesError
+naming the file and the row id, so a bad edit never seeds half a table.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from compliance.domain.rules import (
+    CONFIDENCE,
+    SUBJECTS,
+    Band,
+    Exemption,
+    GameType,
+    Instrument,
+    Jurisdiction,
+    Multiplier,
+    Penalty,
+    RuleBook,
+    Wage,
+    parse_condition,
+)
+from compliance.domain.tiers import Tier
+from compliance.errors import RulesError
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+def data_files(root: Path = DATA_DIR) -> list[Path]:
+    return sorted((root / "jurisdictions").glob("*.toml"))
+
+
+def load_book(root: Path = DATA_DIR, extra: Iterable[Path] = ()) -> RuleBook:
+    """The whole rule book from data/ (and any extra jurisdiction files)."""
+    book = RuleBook()
+    games = root / "games.toml"
+    if games.exists():
+        add_games(book, _read(games), games.name)
+    for path in [*data_files(root), *extra]:
+        add_jurisdiction_file(book, _read(path), path.name)
+    check_references(book)
+    return book
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise RulesError(f"{path}: {exc}") from None
+
+
+def _need(row: dict[str, Any], key: str, where: str):
+    if key not in row or row[key] in ("", None):
+        raise RulesError(f"{where}: missing {key}")
+    return row[key]
+
+
+def _confidence(row: dict[str, Any], where: str, default: str | None = None) -> str:
+    value = row.get("confidence", default)
+    if value not in CONFIDENCE:
+        raise RulesError(f"{where}: confidence must be H, M or L, not {value!r}")
+    return value
+
+
+def _tier(code: str, where: str) -> Tier:
+    try:
+        return Tier.parse(code)
+    except ValueError as exc:
+        raise RulesError(f"{where}: {exc}") from None
+
+
+def _date(value: Any, where: str) -> date | None:
+    if value is None:
+        return None
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError:
+        raise RulesError(f"{where}: bad date {value!r}") from None
+
+
+def add_games(book: RuleBook, doc: dict[str, Any], name: str) -> None:
+    for row in doc.get("game_class", []):
+        book.game_classes[_need(row, "code", name)] = row.get("name_zh", "")
+    for row in doc.get("game_type", []):
+        where = f"{name} game_type {row.get('code')}"
+        book.game_types[row["code"]] = GameType(
+            row["code"], row.get("name_zh", ""), _need(row, "class", where)
+        )
+
+
+def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> None:
+    """Add one jurisdiction file's rows; ids must be new to the book."""
+    head = doc.get("jurisdiction")
+    if not isinstance(head, dict):
+        raise RulesError(f"{name}: no [jurisdiction] table")
+    code = str(_need(head, "code", name))
+    if code in book.jurisdictions:
+        raise RulesError(f"{name}: jurisdiction {code} defined twice")
+    book.jurisdictions[code] = Jurisdiction(
+        code=code,
+        name_zh=_need(head, "name_zh", name),
+        name_en=head.get("name_en", ""),
+        level=_need(head, "level", name),
+        parent=str(head["parent"]) if head.get("parent") else None,
+        aliases=tuple(head.get("aliases", [])),
+    )
+    for row in doc.get("instrument", []):
+        where = f"{name} instrument {row.get('id')}"
+        iid = _need(row, "id", where)
+        if iid in book.instruments:
+            raise RulesError(f"{where}: id used twice")
+        book.instruments[iid] = Instrument(
+            id=iid,
+            jurisdiction=code,
+            title=_need(row, "title", where),
+            kind=_need(row, "kind", where),
+            effective_from=_date(_need(row, "effective_from", where), where),
+            effective_to=_date(row.get("effective_to"), where),
+            source=_need(row, "source", where),
+            confidence=_confidence(row, where),
+            doc_number=row.get("doc_number", ""),
+            issuer=row.get("issuer", ""),
+            disputed=bool(row.get("disputed", False)),
+            version_group=row.get("version_group", ""),
+            default=bool(row.get("default", True)),
+            note=row.get("note", ""),
+        )
+    seen = {b.id for b in book.bands}
+    for seq, row in enumerate(doc.get("band", [])):
+        where = f"{name} band {row.get('id')}"
+        bid = _need(row, "id", where)
+        if bid in seen:
+            raise RulesError(f"{where}: id used twice")
+        seen.add(bid)
+        subject = row.get("subject", "player")
+        if subject not in SUBJECTS:
+            raise RulesError(f"{where}: unknown subject {subject!r}")
+        instrument = _need(row, "instrument", where)
+        book.bands.append(
+            Band(
+                id=bid,
+                instrument=instrument,
+                jurisdiction=code,
+                tier=_tier(_need(row, "tier", where), where),
+                subject=subject,
+                condition=parse_condition(row["when"], where) if "when" in row else None,
+                game_classes=frozenset(row.get("game_classes", [])),
+                role=row.get("role"),
+                article=row.get("article", ""),
+                penalty=row.get("penalty", ""),
+                confidence=_confidence(row, where, default="M"),
+                note=row.get("note", ""),
+                seq=seq,
+            )
+        )
+    for row in doc.get("penalty", []):
+        where = f"{name} penalty {row.get('id')}"
+        book.penalties.append(
+            Penalty(
+                id=_need(row, "id", where),
+                instrument=_need(row, "instrument", where),
+                tiers=tuple(_tier(t, where) for t in _need(row, "tiers", where)),
+                article=row.get("article", ""),
+                text=_need(row, "text", where),
+                detention_days_max=row.get("detention_days_max"),
+                fine_min=row.get("fine_min"),
+                fine_max=row.get("fine_max"),
+            )
+        )
+    for row in doc.get("exemption", []):
+        where = f"{name} exemption {row.get('id')}"
+        book.exemptions.append(
+            Exemption(
+                id=_need(row, "id", where),
+                instrument=_need(row, "instrument", where),
+                jurisdiction=code,
+                kind=_need(row, "kind", where),
+                article=row.get("article", ""),
+                text=_need(row, "text", where),
+                requires_no_rake=bool(row.get("requires_no_rake", True)),
+                whatever_amount=bool(row.get("whatever_amount", False)),
+            )
+        )
+    for row in doc.get("wage", []):
+        where = f"{name} wage {row.get('city')} {row.get('year')}"
+        book.wages.append(
+            Wage(
+                city=str(_need(row, "city", where)),
+                year=int(_need(row, "year", where)),
+                monthly=Decimal(str(_need(row, "monthly", where))),
+                source=_need(row, "source", where),
+                confidence=_confidence(row, where),
+            )
+        )
+    for row in doc.get("multiplier", []):
+        where = f"{name} multiplier {row.get('game_class')}"
+        book.multipliers.append(
+            Multiplier(
+                jurisdiction=code,
+                game_class=_need(row, "game_class", where),
+                factor=Decimal(str(_need(row, "factor", where))),
+                source=row.get("source", ""),
+                confidence=_confidence(row, where, default="M"),
+            )
+        )
+
+
+def check_references(book: RuleBook) -> None:
+    """Every band, penalty and exemption names an instrument that exists."""
+    for kind, rows in (("band", book.bands), ("penalty", book.penalties),
+                       ("exemption", book.exemptions)):
+        for row in rows:
+            if row.instrument not in book.instruments:
+                raise RulesError(f"{kind} {row.id}: unknown instrument {row.instrument!r}")
+    for j in book.jurisdictions.values():
+        if j.parent and j.parent not in book.jurisdictions:
+            raise RulesError(f"jurisdiction {j.code}: unknown parent {j.parent}")
