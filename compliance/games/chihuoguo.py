@@ -253,7 +253,7 @@ def starting_chips(session: Session, turns: list[Turn]) -> dict[str, int]:
     buy_ins = {p.id: p.buy_in for p in session.players if p.buy_in is not None}
     if len(buy_ins) == len(seats):
         return {p: int(n) for p, n in buy_ins.items()}
-    logged = turns[0].chips or {} if turns else {}
+    logged = (turns[0].chips or {}) if turns else {}
     if set(logged) >= set(seats):
         return {p: logged[p] for p in seats}
     raise LogError("吃火锅 needs every player's chips: give buy_in or round 1's chips")

@@ -1,0 +1,1 @@
+"""Storage: ORM rows, the unit of work, migrations and seeding."""

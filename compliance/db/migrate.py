@@ -1,0 +1,56 @@
+"""迁移: Alembic driven from our own CLI, on the engine the run uses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine
+
+from compliance.errors import DatabaseError
+
+MIGRATIONS = Path(__file__).resolve().parent.parent.parent / "migrations"
+
+
+def alembic_config(engine: Engine) -> Config:
+    if not (MIGRATIONS / "env.py").exists():
+        raise DatabaseError(
+            f"migrations not found at {MIGRATIONS}: install the project with `pip install -e .`"
+        )
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    cfg.set_main_option("file_template", "%%(year)d_%%(month).2d_%%(day).2d_%%(rev)s_%%(slug)s")
+    return cfg
+
+
+def _run(engine: Engine, fn, *args, **kwargs):
+    cfg = alembic_config(engine)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        return fn(cfg, *args, **kwargs)
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    _run(engine, command.upgrade, revision)
+
+
+def check(engine: Engine) -> None:
+    """Raise if the models and the migrations disagree (alembic check)."""
+    _run(engine, command.check)
+
+
+def current(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def head() -> str | None:
+    return ScriptDirectory(str(MIGRATIONS)).get_current_head()
+
+
+def revision(engine: Engine, message: str) -> None:
+    _run(engine, command.revision, message=message, autogenerate=True)

@@ -1,0 +1,239 @@
+"""Tables. Rule rows mirror compliance.domain.rules; run rows hold audit results.
+
+Rows carry the suffix Row. The natural key of a stored session is
+(platform, session_id): re-auditing a session replaces its rows.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Date,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    Numeric,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+Money = Numeric(18, 2)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class JurisdictionRow(Base):
+    __tablename__ = "jurisdictions"
+    code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    name_zh: Mapped[str] = mapped_column(String(64))
+    name_en: Mapped[str] = mapped_column(String(64), default="")
+    level: Mapped[str] = mapped_column(String(16))
+    parent_code: Mapped[str | None] = mapped_column(ForeignKey("jurisdictions.code"))
+    aliases: Mapped[list[Any]] = mapped_column(default=list)
+
+
+class InstrumentRow(Base):
+    __tablename__ = "instruments"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    jurisdiction_code: Mapped[str] = mapped_column(ForeignKey("jurisdictions.code"))
+    title: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(String(32))
+    doc_number: Mapped[str] = mapped_column(String(128), default="")
+    issuer: Mapped[str] = mapped_column(String(128), default="")
+    effective_from: Mapped[date] = mapped_column(Date)
+    effective_to: Mapped[date | None] = mapped_column(Date)
+    source: Mapped[str] = mapped_column(Text)
+    confidence: Mapped[str] = mapped_column(String(1))
+    disputed: Mapped[bool] = mapped_column(Boolean, default=False)
+    version_group: Mapped[str] = mapped_column(String(64), default="")
+    is_default: Mapped[bool] = mapped_column(Boolean, default=True)
+    note: Mapped[str] = mapped_column(Text, default="")
+
+
+class BandRow(Base):
+    __tablename__ = "threshold_bands"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    instrument_id: Mapped[str] = mapped_column(ForeignKey("instruments.id"), index=True)
+    jurisdiction_code: Mapped[str] = mapped_column(ForeignKey("jurisdictions.code"), index=True)
+    tier: Mapped[str] = mapped_column(String(32))
+    subject: Mapped[str] = mapped_column(String(16), default="player")
+    condition: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    game_classes: Mapped[list[Any]] = mapped_column(default=list)
+    role: Mapped[str | None] = mapped_column(String(16))
+    article: Mapped[str] = mapped_column(Text, default="")
+    penalty: Mapped[str] = mapped_column(Text, default="")
+    confidence: Mapped[str] = mapped_column(String(1))
+    note: Mapped[str] = mapped_column(Text, default="")
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PenaltyRow(Base):
+    __tablename__ = "penalty_scales"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    instrument_id: Mapped[str] = mapped_column(ForeignKey("instruments.id"))
+    tiers: Mapped[list[Any]] = mapped_column()
+    article: Mapped[str] = mapped_column(String(64), default="")
+    text: Mapped[str] = mapped_column(Text)
+    detention_days_max: Mapped[int | None] = mapped_column(Integer)
+    fine_min: Mapped[int | None] = mapped_column(Integer)
+    fine_max: Mapped[int | None] = mapped_column(Integer)
+
+
+class ExemptionRow(Base):
+    __tablename__ = "exemptions"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    instrument_id: Mapped[str] = mapped_column(ForeignKey("instruments.id"))
+    jurisdiction_code: Mapped[str] = mapped_column(ForeignKey("jurisdictions.code"))
+    kind: Mapped[str] = mapped_column(String(32))
+    article: Mapped[str] = mapped_column(String(64), default="")
+    text: Mapped[str] = mapped_column(Text)
+    requires_no_rake: Mapped[bool] = mapped_column(Boolean, default=True)
+    whatever_amount: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class WageRow(Base):
+    __tablename__ = "wage_indicators"
+    city_code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    year: Mapped[int] = mapped_column(Integer, primary_key=True)
+    monthly: Mapped[Decimal] = mapped_column(Money)
+    source: Mapped[str] = mapped_column(Text)
+    confidence: Mapped[str] = mapped_column(String(1))
+
+
+class GameClassRow(Base):
+    __tablename__ = "game_classes"
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name_zh: Mapped[str] = mapped_column(Text, default="")
+
+
+class GameTypeRow(Base):
+    __tablename__ = "game_types"
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name_zh: Mapped[str] = mapped_column(String(64), default="")
+    game_class: Mapped[str] = mapped_column(ForeignKey("game_classes.code"))
+
+
+class MultiplierRow(Base):
+    __tablename__ = "game_class_multipliers"
+    jurisdiction_code: Mapped[str] = mapped_column(
+        ForeignKey("jurisdictions.code"), primary_key=True
+    )
+    game_class: Mapped[str] = mapped_column(ForeignKey("game_classes.code"), primary_key=True)
+    factor: Mapped[Decimal] = mapped_column(Numeric(8, 4))
+    source: Mapped[str] = mapped_column(Text, default="")
+    confidence: Mapped[str] = mapped_column(String(1), default="M")
+
+
+class AuditRunRow(Base):
+    __tablename__ = "audit_runs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    as_of: Mapped[date | None] = mapped_column(Date)
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    files: Mapped[list[Any]] = mapped_column(default=list)
+    sessions: Mapped[int] = mapped_column(Integer, default=0)
+    rejects: Mapped[int] = mapped_column(Integer, default=0)
+    summary: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class SessionRow(Base):
+    __tablename__ = "sessions"
+    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
+    session_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("audit_runs.id"), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    room_id: Mapped[str | None] = mapped_column(String(128))
+    owner_id: Mapped[str | None] = mapped_column(String(128), index=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    day: Mapped[date] = mapped_column(Date, index=True)
+    jurisdiction: Mapped[str | None] = mapped_column(String(32))
+    jurisdictions: Mapped[list[Any]] = mapped_column(default=list)
+    venue: Mapped[str] = mapped_column(String(16), default="unknown")
+    headcount: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    point_value: Mapped[Decimal | None] = mapped_column(Numeric(12, 4))
+    scene_capital: Mapped[Decimal | None] = mapped_column(Money)
+    per_capita_capital: Mapped[Decimal | None] = mapped_column(Money)
+    rake: Mapped[Decimal | None] = mapped_column(Money)
+    source_file: Mapped[str] = mapped_column(Text)
+    source_line: Mapped[int] = mapped_column(BigInteger)
+
+
+class PlayerMetricsRow(Base):
+    __tablename__ = "player_metrics"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["platform", "session_id"],
+            ["sessions.platform", "sessions.session_id"],
+            ondelete="CASCADE",
+        ),
+        Index("ix_player_metrics_player", "platform", "player_id"),
+    )
+    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
+    session_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    name: Mapped[str] = mapped_column(Text, default="")
+    jurisdiction: Mapped[str | None] = mapped_column(String(32))
+    kin_group: Mapped[str | None] = mapped_column(String(64))
+    single_stake: Mapped[Decimal | None] = mapped_column(Money)
+    round_win_loss: Mapped[Decimal | None] = mapped_column(Money)
+    session_win_loss: Mapped[Decimal | None] = mapped_column(Money)
+    net: Mapped[Decimal | None] = mapped_column(Money)
+    total_staked: Mapped[Decimal | None] = mapped_column(Money)
+    capital: Mapped[Decimal | None] = mapped_column(Money)
+    rounds: Mapped[int] = mapped_column(Integer, default=0)
+    banker_rounds: Mapped[int] = mapped_column(Integer, default=0)
+    tier: Mapped[str | None] = mapped_column(String(32))
+
+
+class FindingRow(Base):
+    __tablename__ = "findings"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["platform", "session_id"],
+            ["sessions.platform", "sessions.session_id"],
+            ondelete="CASCADE",
+        ),
+        Index("ix_findings_session", "platform", "session_id"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("audit_runs.id"), index=True)
+    platform: Mapped[str] = mapped_column(String(64))
+    session_id: Mapped[str] = mapped_column(String(128))
+    kind: Mapped[str] = mapped_column(String(16))
+    subject: Mapped[str] = mapped_column(String(160))
+    tier: Mapped[str | None] = mapped_column(String(32), index=True)
+    jurisdiction: Mapped[str | None] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column()
+
+
+class RejectRow(Base):
+    __tablename__ = "rejects"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("audit_runs.id"), index=True)
+    file: Mapped[str] = mapped_column(Text)
+    line: Mapped[int] = mapped_column(BigInteger)
+    session_id: Mapped[str | None] = mapped_column(String(128))
+    reason: Mapped[str] = mapped_column(Text)
