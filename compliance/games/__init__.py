@@ -13,6 +13,7 @@ from compliance.games.base import Game
 
 MODULES: dict[str, str] = {
     "douniu": "compliance.games.douniu",
+    "chihuoguo": "compliance.games.chihuoguo",
 }
 
 NAMES_ZH: dict[str, str] = {

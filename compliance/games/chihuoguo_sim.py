@@ -1,0 +1,138 @@
+"""吃火锅 helpers: the turn description for `games eval` and the session simulator."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from compliance.errors import DealError
+from compliance.games import cards
+from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Simulated
+from compliance.games.chihuoguo import (
+    OUTCOME_ZH,
+    ChihuoguoOptions,
+    is_pair,
+    post_multiplier,
+    settle_bet,
+)
+
+STARTING_CHIPS_IN_BASES = 1000
+ANTE_IN_BASES = 10
+
+
+def _checked(card: Any) -> str:
+    if card not in cards.STANDARD_52:
+        raise DealError(f"unknown card {card!r} (吃火锅 uses the 52 cards without jokers)")
+    return card
+
+
+def describe_turn(hand: list[str] | dict[str, Any], opts: ChihuoguoOptions) -> dict[str, Any]:
+    """看牌: what each third card does to a bet on these two ends."""
+    record = hand if isinstance(hand, dict) else {"ends": hand[:2], "third": (hand[2:] or [None])[0]}
+    ends = [_checked(c) for c in record.get("ends", [])]
+    if len(ends) != 2:
+        raise DealError(f"吃火锅 needs two face-up cards, got {len(ends)}")
+    third = record.get("third")
+    low, high = sorted(cards.rank_number(c) for c in ends)
+    by_rank = {n: cards.RANKS[n - 1] for n in range(1, 14)}
+    left = {n: 4 - sum(cards.rank_number(c) == n for c in ends) for n in by_rank}
+    if low == high:
+        wins = [low]
+        posts: list[int] = []
+    else:
+        wins = [n for n in by_rank if low < n < high]
+        posts = [low, high]
+    loses = [n for n in by_rank if n not in wins and n not in posts]
+    described: dict[str, Any] = {
+        "game": "chihuoguo",
+        "ends": ends,
+        "pair": is_pair(ends),
+        "only_minimum_bet": is_pair(ends),
+        "wins": [by_rank[n] for n in wins],
+        "wins_whole_pot": is_pair(ends),
+        "posts": [by_rank[n] for n in posts],
+        "post_multiplier": 0 if is_pair(ends) else post_multiplier(ends, opts),
+        "loses": [by_rank[n] for n in loses],
+        "cards_left": {"win": sum(left[n] for n in wins), "post": sum(left[n] for n in posts),
+                       "lose": sum(left[n] for n in loses)},
+    }
+    if third is not None:
+        bet = int(record.get("bet", opts.min_bet))
+        pot = int(record.get("pot", bet))
+        outcome = settle_bet(ends, _checked(third), bet, pot, opts)
+        described.update(third=third, bet=bet, pot=pot, outcome=outcome.kind,
+                         outcome_zh=OUTCOME_ZH[outcome.kind], delta=outcome.delta)
+    return described
+
+
+def choose_bet(rng: random.Random, ends: list[str], chips: int, pot: int, opts: ChihuoguoOptions) -> int:
+    """A cautious player: bets on wide spreads, never more than a quarter of his chips.
+
+    A quarter keeps a four-fold 牛角尖 within what he holds; 0 is a pass.
+    """
+    ceiling = min(pot, chips // 4, opts.max_bet)
+    if ceiling < opts.min_bet:
+        return 0
+    if is_pair(ends):
+        return opts.min_bet if rng.random() < 0.5 else 0
+    low, high = sorted(cards.rank_number(c) for c in ends)
+    spread = high - low - 1
+    if spread < 7:
+        return 0
+    share = (spread - 6) / 5 * rng.uniform(0.2, 1.0)
+    step = max(opts.min_bet, 1)
+    return max(opts.min_bet, min(ceiling, int(ceiling * share)) // step * step)
+
+
+def simulate_session(
+    rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
+) -> Simulated:
+    """Turns from a deck reshuffled every orbit; the table breaks up when someone cannot ante."""
+    base = max(base, 1)
+    opts = ChihuoguoOptions(seats=len(players), min_bet=base, ante=ANTE_IN_BASES * base)
+    variant: dict[str, Any] = {"preset": "seed", "options": {"min_bet": opts.min_bet, "ante": opts.ante}}
+    if len(players) != 4:
+        variant["options"]["seats"] = len(players)
+    chips = dict.fromkeys(players, STARTING_CHIPS_IN_BASES * base)
+    pot, first = 0, rng.randrange(len(players))
+    rounds: list[dict[str, Any]] = []
+    anomalies: list[tuple[int, str]] = []
+    deck: list[str] = []
+    for i in range(n_rounds):
+        index = i + 1
+        if i % len(players) == 0:
+            deck = cards.shuffled(cards.build_deck(), rng)
+        player = players[(first + i) % len(players)]
+        record: dict[str, Any] = {"player": player, "pot": pot, "chips": dict(chips)}
+        deltas = dict.fromkeys(players, 0)
+        if pot < opts.min_bet:
+            if any(chips[p] < opts.ante for p in players):
+                break
+            record["antes"] = dict.fromkeys(players, opts.ante)
+            for p in players:
+                chips[p] -= opts.ante
+                deltas[p] -= opts.ante
+            pot += opts.ante * len(players)
+        ends = [deck.pop(), deck.pop()]
+        record["ends"] = ends
+        tamper = rng.choice([SETTLEMENT_MISMATCH, ILLEGAL_ACTION]) if rng.random() < anomaly_rate else None
+        bet = choose_bet(rng, ends, chips[player], pot, opts)
+        if tamper == ILLEGAL_ACTION:
+            bet = max(chips[player] // 2 + base, opts.min_bet)
+        if bet:
+            third = deck.pop()
+            outcome = settle_bet(ends, third, bet, pot, opts)
+            chips[player] += outcome.delta
+            pot -= outcome.delta
+            deltas[player] += outcome.delta
+            record.update(action="bet", bet=bet, third=third)
+        else:
+            record["action"] = "pass"
+        claimed = dict(deltas)
+        if tamper == SETTLEMENT_MISMATCH:
+            claimed[player] += base if rng.random() < 0.5 else -base
+        record["claimed"] = claimed
+        rounds.append(record)
+        if tamper:
+            anomalies.append((index, tamper))
+    return Simulated(variant=variant, rounds=rounds, anomalies=anomalies)
