@@ -177,7 +177,9 @@ class Table:
         if len(turn.ends) != 2:
             raise DealError(f"round {index}: {len(turn.ends)} face-up cards, need 2")
         if (turn.action == "bet") != (turn.third is not None):
-            want = "a bet needs a third card" if turn.action == "bet" else "a pass gets no third card"
+            want = (
+                "a bet needs a third card" if turn.action == "bet" else "a pass gets no third card"
+            )
             raise DealError(f"round {index}: {want}")
         dealt = [*turn.ends, *([turn.third] if turn.third else [])]
         for card in dealt:
@@ -205,7 +207,9 @@ class Table:
                 f"{p} logged {n}, carried {self.chips[p]}" for p, n in wrong.items()
             )
             expected = {p: self.chips[p] for p in wrong}
-            found.append(Integrity(index, SETTLEMENT_MISMATCH, detail, tuple(wrong), wrong, expected))
+            found.append(
+                Integrity(index, SETTLEMENT_MISMATCH, detail, tuple(wrong), wrong, expected)
+            )
         return found
 
     def _check_order(self, index: int, turn: Turn) -> list[Integrity]:
@@ -273,7 +277,9 @@ class Chihuoguo:
         opts = self.options(session.variant)
         seats = [p.id for p in session.players]
         if len(seats) != opts.seats:
-            raise LogError(f"吃火锅 is played by {opts.seats} players, the session has {len(seats)}")
+            raise LogError(
+                f"吃火锅 is played by {opts.seats} players, the session has {len(seats)}"
+            )
         turns = decode_rounds(session.rounds, Turn)
         if not turns:
             return
@@ -281,7 +287,9 @@ class Chihuoguo:
         for index, turn in enumerate(turns, 1):
             yield table.play(index, turn)
 
-    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
+    def describe(
+        self, hand: list[str] | dict[str, Any], variant: Variant | None = None
+    ) -> dict[str, Any]:
         """Which third cards win, post or lose for two ends; the outcome if a third is given."""
         from compliance.games.chihuoguo_sim import describe_turn
 

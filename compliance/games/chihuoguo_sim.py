@@ -28,7 +28,9 @@ def _checked(card: Any) -> str:
 
 def describe_turn(hand: list[str] | dict[str, Any], opts: ChihuoguoOptions) -> dict[str, Any]:
     """看牌: what each third card does to a bet on these two ends."""
-    record = hand if isinstance(hand, dict) else {"ends": hand[:2], "third": (hand[2:] or [None])[0]}
+    record = (
+        hand if isinstance(hand, dict) else {"ends": hand[:2], "third": (hand[2:] or [None])[0]}
+    )
     ends = [_checked(c) for c in record.get("ends", [])]
     if len(ends) != 2:
         raise DealError(f"吃火锅 needs two face-up cards, got {len(ends)}")
@@ -53,19 +55,30 @@ def describe_turn(hand: list[str] | dict[str, Any], opts: ChihuoguoOptions) -> d
         "posts": [by_rank[n] for n in posts],
         "post_multiplier": 0 if is_pair(ends) else post_multiplier(ends, opts),
         "loses": [by_rank[n] for n in loses],
-        "cards_left": {"win": sum(left[n] for n in wins), "post": sum(left[n] for n in posts),
-                       "lose": sum(left[n] for n in loses)},
+        "cards_left": {
+            "win": sum(left[n] for n in wins),
+            "post": sum(left[n] for n in posts),
+            "lose": sum(left[n] for n in loses),
+        },
     }
     if third is not None:
         bet = int(record.get("bet", opts.min_bet))
         pot = int(record.get("pot", bet))
         outcome = settle_bet(ends, _checked(third), bet, pot, opts)
-        described.update(third=third, bet=bet, pot=pot, outcome=outcome.kind,
-                         outcome_zh=OUTCOME_ZH[outcome.kind], delta=outcome.delta)
+        described.update(
+            third=third,
+            bet=bet,
+            pot=pot,
+            outcome=outcome.kind,
+            outcome_zh=OUTCOME_ZH[outcome.kind],
+            delta=outcome.delta,
+        )
     return described
 
 
-def choose_bet(rng: random.Random, ends: list[str], chips: int, pot: int, opts: ChihuoguoOptions) -> int:
+def choose_bet(
+    rng: random.Random, ends: list[str], chips: int, pot: int, opts: ChihuoguoOptions
+) -> int:
     """A cautious player: bets on wide spreads, never more than a quarter of his chips.
 
     A quarter keeps a four-fold 牛角尖 within what he holds; 0 is a pass.
@@ -90,7 +103,10 @@ def simulate_session(
     """Turns from a deck reshuffled every orbit; the table breaks up when someone cannot ante."""
     base = max(base, 1)
     opts = ChihuoguoOptions(seats=len(players), min_bet=base, ante=ANTE_IN_BASES * base)
-    variant: dict[str, Any] = {"preset": "seed", "options": {"min_bet": opts.min_bet, "ante": opts.ante}}
+    variant: dict[str, Any] = {
+        "preset": "seed",
+        "options": {"min_bet": opts.min_bet, "ante": opts.ante},
+    }
     if len(players) != 4:
         variant["options"]["seats"] = len(players)
     chips = dict.fromkeys(players, STARTING_CHIPS_IN_BASES * base)
@@ -115,7 +131,11 @@ def simulate_session(
             pot += opts.ante * len(players)
         ends = [deck.pop(), deck.pop()]
         record["ends"] = ends
-        tamper = rng.choice([SETTLEMENT_MISMATCH, ILLEGAL_ACTION]) if rng.random() < anomaly_rate else None
+        tamper = (
+            rng.choice([SETTLEMENT_MISMATCH, ILLEGAL_ACTION])
+            if rng.random() < anomaly_rate
+            else None
+        )
         bet = choose_bet(rng, ends, chips[player], pot, opts)
         if tamper == ILLEGAL_ACTION:
             bet = max(chips[player] // 2 + base, opts.min_bet)

@@ -132,19 +132,19 @@ def hand_scores(index: int, rnd: DouniuRound, known: set[str]) -> list[int]:
     n = len(seats)
     if not 2 <= n <= 6 or rnd.banker not in names or len(set(names)) != n or not known.issuperset(names):
         _check_deal(index, rnd, known)
-    packed, tie, base = hands.PACKED, hands.TIE_KEY, hands.SCORE_BASE
+    bits, table, mask, own = hands.CARD_BITS, hands.SCORE_BASE, hands.RANK_MASK, hands.OWN_BITS_AT
     scores = []
+    own_bits = 0
     try:
         for seat in seats:
             a, b, c, d, e = seat.cards
-            scores.append(
-                base[packed[a] + packed[b] + packed[c] + packed[d] + packed[e]]
-                + max(tie[a], tie[b], tie[c], tie[d], tie[e])
-            )
+            total = bits[a] + bits[b] + bits[c] + bits[d] + bits[e]
+            own_bits += total >> own
+            scores.append(table[total & mask] + total.bit_length())
     except (ValueError, KeyError):
         _check_deal(index, rnd, known)
         raise
-    if len(set().union(*[s.cards for s in seats])) != 5 * n:
+    if own_bits.bit_count() != 5 * n:
         _check_deal(index, rnd, known)
     return scores
 
@@ -159,7 +159,7 @@ def settle(
     """
     unit = rnd.base * rnd.grab
     banker = rnd.banker
-    banker_score = next(sc for seat, sc in zip(rnd.seats, scores) if seat.player == banker)
+    banker_score = scores[[seat.player for seat in rnd.seats].index(banker)]
     banker_level = banker_score >> hands.LEVEL_SHIFT
     banker_wins_ties = banker_ties and banker_level in BANKER_TIE_LEVELS
     deltas: dict[str, int] = {}

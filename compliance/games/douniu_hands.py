@@ -6,9 +6,15 @@ specification. The lookup table, keyed by the multiset of the five ranks
 is what replay uses on the hot path.
 
 A hand's *score* is one integer that orders hands as the rules do:
-`level << 10`, plus for 四炸 `rank of the four << 6`, plus the highest
-card's key (`rank × 4 + suit`, 黑桃 3 > 红桃 2 > 梅花 1 > 方片 0, below 64).
+`level << 11`, plus for 四炸 `rank of the four << 7`, plus 40 + the highest
+card's index (`(rank − 1) × 4 + suit`, 黑桃 3 > 红桃 2 > 梅花 1 > 方片 0).
 Within one deck no two hands share a highest card, so scores never tie.
+
+Each card is one integer, `CARD_BITS`: its rank's 3-bit counter in bits
+0–38 and a bit of its own at 39 + index. The sum of five cards gives the
+rank multiset (low bits, the table key) and, by its bit length, the highest
+card; over a deal, the own-bits' sum has one bit per card unless a card
+repeats.
 """
 
 from __future__ import annotations
@@ -36,7 +42,10 @@ NAMES_ZH: tuple[str, ...] = (
 LEVEL_OF_CODE = {code: level for level, code in enumerate(RANK_CODES)}
 
 SUIT_KEY = {"S": 3, "H": 2, "C": 1, "D": 0}  # 黑桃 > 红桃 > 梅花 > 方片 (seed 004 rule 9)
-LEVEL_SHIFT = 10
+LEVEL_SHIFT = 11
+FOUR_SHIFT = 7
+OWN_BITS_AT = 39
+RANK_MASK = (1 << OWN_BITS_AT) - 1
 
 
 def card_value(card: str) -> int:
@@ -44,9 +53,9 @@ def card_value(card: str) -> int:
     return min(rank_number(card), 10)
 
 
-def card_tie_key(card: str) -> int:
-    """比大小: K > Q > J > 10 > … > A, then 黑桃 > 红桃 > 梅花 > 方片."""
-    return rank_number(card) * 4 + SUIT_KEY[card[0]]
+def card_index(card: str) -> int:
+    """比大小: K > Q > J > 10 > … > A, then 黑桃 > 红桃 > 梅花 > 方片; 0 (方片A) … 51 (黑桃K)."""
+    return (rank_number(card) - 1) * 4 + SUIT_KEY[card[0]]
 
 
 def reference_level(cards: Sequence[str]) -> int:
@@ -75,11 +84,12 @@ def reference_score(cards: Sequence[str]) -> int:
     """Hand strength (reference): level, then the four's rank for 四炸, then the highest card."""
     level = reference_level(cards)
     four = _four_rank([rank_number(c) for c in cards]) if level == FOUR_BOMB else 0
-    return (level << LEVEL_SHIFT) + (four << 6) + max(card_tie_key(c) for c in cards)
+    high = max(card_index(c) for c in cards)
+    return (level << LEVEL_SHIFT) + (four << FOUR_SHIFT) + OWN_BITS_AT + 1 + high
 
 
 PACKED: dict[str, int] = {c: 1 << 3 * (rank_number(c) - 1) for c in STANDARD_52}
-TIE_KEY: dict[str, int] = {c: card_tie_key(c) for c in STANDARD_52}
+CARD_BITS: dict[str, int] = {c: 1 << (OWN_BITS_AT + card_index(c)) | PACKED[c] for c in STANDARD_52}
 VALUE: dict[str, int] = {c: card_value(c) for c in STANDARD_52}
 
 
@@ -96,7 +106,7 @@ def _build_table() -> dict[int, int]:
             seen[rank] += 1
         level = reference_level(cards)
         four = _four_rank(ranks) if level == FOUR_BOMB else 0
-        table[sum(PACKED[c] for c in cards)] = (level << LEVEL_SHIFT) + (four << 6)
+        table[sum(PACKED[c] for c in cards)] = (level << LEVEL_SHIFT) + (four << FOUR_SHIFT)
     return table
 
 
@@ -106,8 +116,9 @@ SCORE_BASE: dict[int, int] = _build_table()
 def score(cards: Sequence[str]) -> int:
     """Hand strength from the lookup table; KeyError for a joker, ValueError for a wrong count."""
     a, b, c, d, e = cards
-    p, t = PACKED, TIE_KEY
-    return SCORE_BASE[p[a] + p[b] + p[c] + p[d] + p[e]] + max(t[a], t[b], t[c], t[d], t[e])
+    bits = CARD_BITS
+    total = bits[a] + bits[b] + bits[c] + bits[d] + bits[e]
+    return SCORE_BASE[total & RANK_MASK] + total.bit_length()
 
 
 def level_of(hand_score: int) -> int:

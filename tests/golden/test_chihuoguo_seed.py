@@ -29,8 +29,14 @@ def session_of(turns: list[dict], chips: int = 100_000, **options) -> Session:
 
 
 def bet_turn(ends, third, bet, pot_ante=500, player="a") -> dict:
-    return {"player": player, "ends": ends, "action": "bet", "bet": bet, "third": third,
-            "antes": dict.fromkeys(SEATS, pot_ante)}
+    return {
+        "player": player,
+        "ends": ends,
+        "action": "bet",
+        "bet": bet,
+        "third": third,
+        "antes": dict.fromkeys(SEATS, pot_ante),
+    }
 
 
 # rule 10: "玩家手上牌为4、j,此时若发到的牌为5、6、7、8、9、10,都算赢,发到其他牌则为输"
@@ -55,7 +61,9 @@ SETTLEMENTS = [
 
 
 @pytest.mark.parametrize(
-    "ends, third, bet, pot, kind, delta", [s[1:] for s in SETTLEMENTS], ids=[s[0] for s in SETTLEMENTS]
+    "ends, third, bet, pot, kind, delta",
+    [s[1:] for s in SETTLEMENTS],
+    ids=[s[0] for s in SETTLEMENTS],
 )
 def test_the_third_card_settles_the_bet_as_the_seed_says(ends, third, bet, pot, kind, delta):
     outcome = settle_bet(ends, third, bet, pot, SEED)

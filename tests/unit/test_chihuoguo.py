@@ -92,7 +92,10 @@ def test_the_same_seed_gives_the_same_session():
 
 
 def test_a_card_repeated_within_an_orbit_is_an_impossible_deal():
-    turns = [pass_turn("a", ["S3", "H9"], antes=dict.fromkeys(SEATS, 10)), pass_turn("b", ["S3", "D9"])]
+    turns = [
+        pass_turn("a", ["S3", "H9"], antes=dict.fromkeys(SEATS, 10)),
+        pass_turn("b", ["S3", "D9"]),
+    ]
     with pytest.raises(DealError, match="round 2: card S3 already dealt in round 1"):
         list(GAME.replay(session_of(turns)))
 
@@ -118,17 +121,25 @@ def test_a_bet_without_a_third_card_is_an_impossible_deal():
 
 
 def test_a_turn_out_of_seat_order_is_an_illegal_action():
-    results = list(GAME.replay(session_of([pass_turn("a", ["S3", "H9"]), pass_turn("c", ["S4", "H8"])])))
+    results = list(
+        GAME.replay(session_of([pass_turn("a", ["S3", "H9"]), pass_turn("c", ["S4", "H8"])]))
+    )
     assert [(i.check, i.detail) for i in results[1].issues] == [
         (ILLEGAL_ACTION, "round 2: c dealt out of turn (b's turn)")
     ]
 
 
 def test_a_logged_pot_that_differs_from_the_carried_one_is_a_mismatch():
-    turns = [pass_turn("a", ["S3", "H9"], antes=dict.fromkeys(SEATS, 10), claimed=dict.fromkeys(SEATS, -10)),
-             pass_turn("b", ["S4", "H8"], pot=35)]
+    turns = [
+        pass_turn(
+            "a", ["S3", "H9"], antes=dict.fromkeys(SEATS, 10), claimed=dict.fromkeys(SEATS, -10)
+        ),
+        pass_turn("b", ["S4", "H8"], pot=35),
+    ]
     results = list(GAME.replay(session_of(turns)))
-    assert [i.detail for i in results[1].issues] == ["round 2: pot before the turn logged as 35, carried 40"]
+    assert [i.detail for i in results[1].issues] == [
+        "round 2: pot before the turn logged as 35, carried 40"
+    ]
     assert results[1].issues[0].check == SETTLEMENT_MISMATCH
 
 
@@ -139,8 +150,14 @@ def test_unequal_antes_are_an_illegal_action():
 
 
 def test_chips_below_zero_after_a_four_fold_post_are_reported_not_hidden():
-    turn = {"player": "a", "ends": ["SA", "HK"], "action": "bet", "bet": 1000, "third": "DA",
-            "antes": dict.fromkeys(SEATS, 1000)}
+    turn = {
+        "player": "a",
+        "ends": ["SA", "HK"],
+        "action": "bet",
+        "bet": 1000,
+        "third": "DA",
+        "antes": dict.fromkeys(SEATS, 1000),
+    }
     result = next(GAME.replay(session_of([turn], buy_in=3000)))
     assert result.deltas["a"] == -1000 - 4000
     negative = [i for i in result.issues if i.check == NEGATIVE_CHIPS]
@@ -159,8 +176,14 @@ def test_a_three_player_session_is_rejected_under_the_four_seat_rule():
 
 
 def test_the_shelongmen_preset_pays_three_times_on_any_post():
-    turn = {"player": "a", "ends": ["SA", "HK"], "action": "bet", "bet": 10, "third": "DA",
-            "antes": dict.fromkeys(SEATS, 100)}
+    turn = {
+        "player": "a",
+        "ends": ["SA", "HK"],
+        "action": "bet",
+        "bet": 10,
+        "third": "DA",
+        "antes": dict.fromkeys(SEATS, 100),
+    }
     result = next(GAME.replay(session_of([turn], variant={"preset": "shelongmen"})))
     assert result.deltas["a"] == -100 - 30
 

@@ -1,0 +1,63 @@
+"""连接: the database URL, the engine, and first-use set-up of a SQLite file."""
+
+from __future__ import annotations
+
+import os
+
+from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy.exc import SQLAlchemyError
+
+from compliance.db import migrate
+from compliance.errors import DatabaseError
+
+DEFAULT_URL = "sqlite:///compliance.db"
+ENV_VAR = "COMPLIANCE_DB_URL"
+
+
+def database_url(option: str | None = None) -> str:
+    """--db, else COMPLIANCE_DB_URL, else a SQLite file in the working directory."""
+    url = option or os.environ.get(ENV_VAR) or DEFAULT_URL
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    try:
+        engine = create_engine(url, future=True)
+    except (SQLAlchemyError, ImportError, ValueError) as exc:
+        raise DatabaseError(f"bad database URL {url!r}: {exc}") from None
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def ensure_schema(engine: Engine) -> None:
+    """Migrate a new or empty SQLite database; require an up-to-date schema elsewhere."""
+    try:
+        current = migrate.current(engine)
+        if current == migrate.head():
+            return
+        if engine.dialect.name == "sqlite" or (
+            current is None and not inspect(engine).get_table_names()
+        ):
+            migrate.upgrade(engine)
+            return
+    except SQLAlchemyError as exc:
+        raise DatabaseError(f"cannot reach the database: {_first_line(exc)}") from None
+    raise DatabaseError(
+        f"database schema is at {current or 'nothing'}, not {migrate.head()}: "
+        "run `compliance db upgrade`"
+    )
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

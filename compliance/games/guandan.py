@@ -1,0 +1,261 @@
+"""掼蛋: the two-deck partnership game of seed 003, replayed hand by hand as a match.
+
+The session is the match and each round is one hand (一副牌). Levels per team
+run 2 … A and carry from hand to hand; the hand is played at the level of the
+team that won the last one. Each hand is checked: the tribute against the
+last finishing order, every play (turn, cards held, shape, beating the table),
+the finishing order, the level gains and the money (levels × stake per level,
+plus a stake per game when a team passes A). Rules, choices and the round
+record: docs/games/guandan.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from compliance.errors import DealError
+from compliance.games import guandan_combos as combos
+from compliance.games.base import (
+    ILLEGAL_ACTION,
+    Integrity,
+    RoundResult,
+    Simulated,
+    compare_claims,
+    decode_rounds,
+    resolve_options,
+)
+from compliance.games.cards import Card, build_deck
+from compliance.games.guandan_hand import check_tribute, partner, play_out, team
+from compliance.logs.records import Session, Variant
+
+Amount = Annotated[int, msgspec.Meta(ge=0)]
+Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+HAND_SIZE = 27
+DECK = Counter(build_deck(2, jokers=True))
+
+
+class GuandanPlay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
+    """出牌: a player's cards (none: 不要, a pass) and, optionally, what he declared them as."""
+
+    player: str
+    cards: list[Card] = []
+    combo: str | None = None
+
+
+class GuandanTribute(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
+    """进贡 and 还贡: the card paid, to whom, and the card returned."""
+
+    payer: str
+    receiver: str
+    card: Card
+    returned: Card | None = None
+
+
+class GuandanHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
+    """一副掼蛋: the deal, tribute, plays, finishing order (上游 first) and the paid result."""
+
+    deal: dict[str, list[Card]]
+    finish: list[str]
+    claimed: dict[str, int]
+    level: Level | None = None
+    tribute: list[GuandanTribute] = []
+    plays: list[GuandanPlay] = []
+
+
+ROUND_TYPE = GuandanHand
+
+
+class GuandanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """玩法: stakes, the A-level finish rule, the return limit and 抗贡."""
+
+    stake_per_level: Amount = 1
+    stake_per_game: Amount = 0
+    a_finish: Literal["first_not_last", "double_up", "any_win"] = "first_not_last"
+    a_failures_reset: Amount = 0
+    return_max: Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "any"] = "10"
+    resist_jokers: Annotated[int, msgspec.Meta(ge=1, le=2)] = 2
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "competition": {},
+    "double_up_a": {"a_finish": "double_up"},
+    "three_tries_a": {"a_failures_reset": 3},
+    "any_win_a": {"a_finish": "any_win"},
+}
+DEFAULT_PRESET = "competition"
+LEVEL_GAIN = {1: 3, 2: 2, 3: 1}  # the partner's finishing place (二游, 三游, 下游) → levels
+A_FINISH_MIN_GAIN = {"first_not_last": 2, "double_up": 3, "any_win": 1}
+
+
+def options_for(variant: Variant | None) -> GuandanOptions:
+    return resolve_options(variant or Variant(), PRESETS, DEFAULT_PRESET, GuandanOptions)
+
+
+def seats_of(index: int, hand: GuandanHand, session_players: list[str]) -> list[str]:
+    """Seat order from the session's player list; DealError for a deal that cannot be."""
+    seated = list(hand.deal)
+    unknown = [p for p in seated if p not in session_players]
+    if unknown:
+        raise DealError(f"round {index}: player {unknown[0]} is not in the session's players")
+    if len(seated) != 4:
+        raise DealError(f"round {index}: {len(seated)} players dealt, 掼蛋 needs 4 (seed 003 二)")
+    for player, cards in hand.deal.items():
+        if len(cards) != HAND_SIZE:
+            raise DealError(f"round {index}: {player} holds {len(cards)} cards, not {HAND_SIZE}")
+    over = Counter(c for cards in hand.deal.values() for c in cards) - DECK
+    if over:
+        raise DealError(f"round {index}: duplicate card {sorted(over)[0]} (more than two decks hold)")
+    for name in (*hand.finish, *hand.claimed, *(t.payer for t in hand.tribute), *(p.player for p in hand.plays)):
+        if name not in seated:
+            raise DealError(f"round {index}: {name} is not dealt in")
+    if sorted(hand.finish) != sorted(seated):
+        raise DealError(f"round {index}: the finishing order must name each of the four players once")
+    return [p for p in session_players if p in seated]
+
+
+class Match:
+    """一场: the levels of both teams, who won the last hand, and A attempts."""
+
+    def __init__(self, options: GuandanOptions):
+        self.options = options
+        self.levels = [0, 0]
+        self.declarer: int | None = None
+        self.previous: list[str] | None = None
+        self.a_failures = [0, 0]
+
+    @property
+    def level(self) -> str:
+        return combos.LEVELS[self.levels[self.declarer] if self.declarer is not None else 0]
+
+    def settle(self, seats: list[str], order: list[str]) -> tuple[int, int, bool]:
+        """升级: (winning team, levels earned, passed A); moves the levels and A attempts."""
+        winner = team(seats, order[0])
+        gain = LEVEL_GAIN[order.index(partner(seats, order[0]))]
+        at_a = self.declarer == winner and self.levels[winner] == len(combos.LEVELS) - 1
+        passed = False
+        if self.declarer is not None and self.levels[self.declarer] == len(combos.LEVELS) - 1:
+            if at_a and gain >= A_FINISH_MIN_GAIN[self.options.a_finish]:
+                passed = True
+            else:
+                self.a_failures[self.declarer] += 1
+                if at_a:
+                    gain = 0
+                limit = self.options.a_failures_reset
+                if limit and self.a_failures[self.declarer] >= limit:
+                    self.levels[self.declarer], self.a_failures[self.declarer] = 0, 0
+        if passed:
+            self.levels, self.declarer, self.previous, self.a_failures = [0, 0], None, None, [0, 0]
+            return winner, gain, True
+        self.levels[winner] = min(self.levels[winner] + gain, len(combos.LEVELS) - 1)
+        self.declarer, self.previous = winner, order
+        return winner, gain, False
+
+
+def replay_hands(hands: list[GuandanHand], players: list[str], options: GuandanOptions) -> Iterator[RoundResult]:
+    match = Match(options)
+    for index, hand in enumerate(hands, 1):
+        seats = seats_of(index, hand, players)
+        level = match.level
+        issues: list[Integrity] = []
+
+        def flag(detail: str, who: tuple[str, ...] = ()) -> None:
+            issues.append(Integrity(round=index, check=ILLEGAL_ACTION, detail=f"hand {index}: {detail}", players=who))
+
+        if hand.level is not None and hand.level != level:
+            flag(f"played at level {hand.level}, the levels give {level}")
+        dealt = {p: Counter(hand.deal[p]) for p in seats}
+        tribute = check_tribute(
+            hand.tribute, dealt, seats, match.previous, level, options.return_max, options.resist_jokers
+        )
+        for problem in tribute.problems:
+            flag(problem)
+        order = list(hand.finish)
+        if hand.plays and not tribute.problems:
+            outcome = play_out(hand.plays, tribute.hands, seats, tribute.leader, level)
+            if outcome.problem:
+                flag(outcome.problem)
+            elif outcome.order is not None and _places(outcome.order, seats) != _places(order, seats):
+                flag(f"finishing order logged {', '.join(order)}, the plays give {', '.join(outcome.order)}")
+                order = outcome.order
+        winner, gain, passed = match.settle(seats, order)
+        amount = gain * options.stake_per_level + (options.stake_per_game if passed else 0)
+        deltas = {p: amount if team(seats, p) == winner else -amount for p in seats}
+        stakes = {p: options.stake_per_level + options.stake_per_game for p in seats}
+        mismatch = compare_claims(index, deltas, hand.claimed)
+        if mismatch:
+            issues.append(mismatch)
+        yield RoundResult(index, deltas, stakes, None, 0, 0, issues)
+
+
+def _places(order: list[str], seats: list[str]) -> tuple:
+    """What matters of an order: first, the partner's place, and the double-down pair."""
+    return (order[0], order.index(partner(seats, order[0])), frozenset(order[2:]) if order.index(partner(seats, order[0])) == 1 else order[3])
+
+
+class Guandan:
+    """掼蛋: the Game engine."""
+
+    code = "guandan"
+    name_zh = "掼蛋"
+    name_en = "Guandan"
+
+    def replay(self, session: Session) -> Iterator[RoundResult]:
+        options = options_for(session.variant)
+        hands = decode_rounds(session.rounds, GuandanHand)
+        yield from replay_hands(hands, [p.id for p in session.players], options)
+
+    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
+        """牌型: what combination the cards make at a level, and whether they beat a play (`over`)."""
+        variant = variant or Variant()
+        level = str(variant.options.get("level", "2"))
+        over = None
+        if isinstance(hand, dict):
+            level = str(hand.get("level", level))
+            over = hand.get("over")
+            hand = hand.get("cards")
+        if level not in combos.LEVELS:
+            raise DealError(f"level {level!r} is not a 掼蛋 level (2 … A)")
+        cards = msgspec.convert(hand, list[Card]) if _valid_cards(hand) else None
+        if cards is None:
+            raise DealError("a 掼蛋 hand is a list of card strings (S10, HQ, BJ, RJ …)")
+        found = combos.interpretations(cards, level)
+        best = combos.strongest(found)
+        result: dict[str, Any] = {
+            "game": self.code,
+            "level": level,
+            "wildcard": combos.wildcard(level),
+            "cards": cards,
+            "combination": best.kind if best else None,
+            "name_zh": combos.NAMES_ZH[best.kind] if best else None,
+            "rank": best.rank if best else None,
+            "bomb": best.is_bomb if best else False,
+            "interpretations": [{"as": c.label, "name_zh": combos.NAMES_ZH[c.kind]} for c in found],
+        }
+        if over is not None:
+            table = combos.strongest(combos.interpretations(msgspec.convert(over, list[Card]), level))
+            result["over"] = table.label if table else None
+            result["beats"] = bool(best and table and combos.choose(cards, level, table, None)[0])
+        return result
+
+    def simulate(
+        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
+    ) -> Simulated:
+        from compliance.games.guandan_sim import simulate  # here: guandan_sim imports this module
+
+        return simulate(rng, players, n_rounds, base, anomaly_rate)
+
+
+def _valid_cards(hand: Any) -> bool:
+    try:
+        msgspec.convert(hand, list[Card])
+    except msgspec.ValidationError:
+        return False
+    return True
+
+
+GAME = Guandan()

@@ -1,0 +1,199 @@
+"""掼蛋一副牌: the tribute (进贡) and the play of one hand, checked card by card.
+
+`check_tribute` verifies the tribute against the previous hand's finishing
+order (seed 003 掼蛋 五、进贡); `play_out` replays the logged plays trick by
+trick: the right player's turn, cards held, a legal combination that beats the
+table, and 借风 when a player goes out unbeaten (四、胜负判定). The first
+breach ends the check of a hand; the replay goes on with the log's own order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from compliance.games import guandan_combos as combos
+from compliance.games.cards import rank_of
+
+
+def partner(seats: Sequence[str], player: str) -> str:
+    """对门: partners sit opposite."""
+    return seats[(seats.index(player) + 2) % 4]
+
+
+def team(seats: Sequence[str], player: str) -> int:
+    return seats.index(player) % 2
+
+
+def missing(hand: Counter, cards: Sequence[str]) -> list[str]:
+    """Cards of the play the player does not hold (two decks: counts matter)."""
+    short = Counter(cards) - hand
+    return sorted(short.elements())
+
+
+@dataclass(slots=True)
+class PlayOutcome:
+    """How the plays went: the finishing order they give, or the first breach."""
+
+    order: list[str] | None
+    problem: str | None = None
+    trick: int = 0
+
+
+def play_out(plays: Sequence[Any], hands: dict[str, Counter], seats: Sequence[str], leader: str | None, level: str) -> PlayOutcome:
+    """出牌: replay the plays; each is checked for turn, cards held, shape and beating the table."""
+    hands = {p: Counter(h) for p, h in hands.items()}
+    finished: list[str] = []
+    turn = leader or (plays[0].player if plays else seats[0])
+    table: combos.Combo | None = None
+    owner = turn
+    passes = 0
+    trick = 1
+
+    def breach(text: str) -> PlayOutcome:
+        return PlayOutcome(None, f"trick {trick}: {text}", trick)
+
+    for play in plays:
+        if _is_over(finished, seats):
+            return breach(f"{play.player} plays after the hand is over")
+        if play.player != turn:
+            return breach(f"{play.player} played out of turn ({turn} to play)")
+        if not play.cards:
+            if table is None:
+                return breach(f"{play.player} passed on the lead")
+            passes += 1
+        else:
+            short = missing(hands[play.player], play.cards)
+            if short:
+                return breach(f"{play.player} plays {' '.join(short)} not held")
+            combo, why = combos.choose(play.cards, level, table, play.combo)
+            if combo is None:
+                return breach(f"{play.player}: {why}")
+            hands[play.player] -= Counter(play.cards)
+            table, owner, passes = combo, play.player, 0
+            if not +hands[play.player]:
+                finished.append(play.player)
+                if _is_over(finished, seats):
+                    continue
+        active = [p for p in seats if +hands[p]]
+        if passes == len([p for p in active if p != owner]):
+            turn = owner if owner in active else partner(seats, owner)  # 借风
+            table, passes, trick = None, 0, trick + 1
+        else:
+            turn = _next_active(seats, play.player, active)
+    if not _is_over(finished, seats):
+        return PlayOutcome(None, f"trick {trick}: the plays stop before the hand is decided", trick)
+    rest = [p for p in seats if p not in finished]
+    return PlayOutcome(finished + rest, None, trick)
+
+
+def _is_over(finished: list[str], seats: Sequence[str]) -> bool:
+    """The order is settled once both players of one team are out."""
+    teams = [team(seats, p) for p in finished]
+    return teams.count(0) == 2 or teams.count(1) == 2
+
+
+def _next_active(seats: Sequence[str], player: str, active: list[str]) -> str:
+    i = seats.index(player)
+    for step in range(1, 5):
+        nxt = seats[(i + step) % 4]
+        if nxt in active:
+            return nxt
+    return player
+
+
+@dataclass(slots=True)
+class TributeOutcome:
+    """进贡的结果: the hands after tribute and return, who leads, and any breaches."""
+
+    hands: dict[str, Counter]
+    leader: str | None
+    problems: list[str] = field(default_factory=list)
+    resisted: bool = False
+
+
+def due_tribute(previous: Sequence[str], seats: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Who pays and who receives: the last finisher to the first, both losers after 双下."""
+    first, second = previous[0], previous[1]
+    if team(seats, first) == team(seats, second):
+        return [previous[2], previous[3]], [first, second]
+    return [previous[3]], [first]
+
+
+def check_tribute(
+    tributes: Sequence[Any],
+    hands: dict[str, Counter],
+    seats: Sequence[str],
+    previous: Sequence[str] | None,
+    level: str,
+    return_max: str,
+    resist_jokers: int,
+) -> TributeOutcome:
+    """进贡 / 还贡 / 抗贡 as the previous finishing order demands, verified card by card."""
+    hands = {p: Counter(h) for p, h in hands.items()}
+    if previous is None:
+        problems = ["a tribute in the first hand of a game"] if tributes else []
+        return TributeOutcome(hands, None, problems)
+    payers, receivers = due_tribute(previous, seats)
+    big_jokers = sum(hands[p]["RJ"] for p in payers)
+    if big_jokers >= resist_jokers:
+        problems = [f"{', '.join(payers)} hold {big_jokers} big jokers: 抗贡, yet a tribute was paid"] if tributes else []
+        return TributeOutcome(hands, previous[0], problems, resisted=True)
+    problems: list[str] = []
+    paid = {t.payer: t for t in tributes}
+    for t in tributes:
+        if t.payer not in payers:
+            problems.append(f"{t.payer} pays a tribute but owes none (payers: {', '.join(payers)})")
+    unpaid = [p for p in payers if p not in paid]
+    if unpaid or len(tributes) != len(payers):
+        problems.append(f"tribute owed by {', '.join(payers)}, logged from {', '.join(t.payer for t in tributes) or 'nobody'}")
+        return TributeOutcome(hands, None, problems)
+    broken = False
+    for payer in payers:
+        t = paid[payer]
+        if missing(hands[payer], [t.card]):
+            problems.append(f"{payer} pays {t.card} not held")
+            broken = True
+            continue
+        best = combos.highest_value(hands[payer].elements(), level)
+        if combos.value(rank_of(t.card), level) < best:
+            problems.append(
+                f"{payer} pays {t.card} but keeps a higher card ({combos.rank_name(best, level)}):"
+                " 进贡 must be the highest card"
+            )
+    if broken:
+        return TributeOutcome(hands, None, problems)
+    values = {p: combos.value(rank_of(paid[p].card), level) for p in payers}
+    order = sorted(payers, key=lambda p: -values[p])
+    equal = len(order) == 2 and values[order[0]] == values[order[1]]
+    for place, payer in enumerate(order):
+        got = paid[payer].receiver
+        if got != receivers[place] and not (equal and got in receivers):
+            problems.append(f"{payer}'s tribute goes to {got}, the rules give {receivers[place]}")
+    if len({paid[p].receiver for p in payers}) != len(payers) or not set(receivers) >= {
+        paid[p].receiver for p in payers
+    }:
+        return TributeOutcome(hands, None, problems)
+    for payer in payers:
+        t = paid[payer]
+        hands[payer][t.card] -= 1
+        hands[t.receiver][t.card] += 1
+    for payer in payers:
+        t = paid[payer]
+        back = t.returned
+        if back is None:
+            problems.append(f"{t.receiver} returns no card to {payer}")
+            continue
+        if missing(hands[t.receiver], [back]):
+            problems.append(f"{t.receiver} returns {back} not held")
+            return TributeOutcome(hands, None, problems)
+        if return_max != "any" and (
+            back in ("RJ", "BJ") or combos.NATURAL[rank_of(back)] > combos.NATURAL[return_max]
+        ):
+            problems.append(f"{t.receiver} returns {back}, above the {return_max} allowed (还贡)")
+        hands[t.receiver][back] -= 1
+        hands[payer][back] += 1
+    leader = next(p for p in payers if paid[p].receiver == previous[0])
+    return TributeOutcome({p: +h for p, h in hands.items()}, leader, problems)

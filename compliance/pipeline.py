@@ -1,0 +1,141 @@
+"""审计流水线: from a log line to a judged session, with no database.
+
+`audit_file` is the one function per partition (a file, or a byte range of
+one): it yields every session judged, or the reject it became. The driver
+stores the results; a process pool or a distributed engine runs the same
+function on other partitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+
+from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
+from compliance.domain.findings import Finding, ThresholdFinding
+from compliance.domain.metrics import (
+    PlayerMetrics,
+    SessionMetrics,
+    player_metrics,
+    session_metrics,
+    tally,
+)
+from compliance.errors import LogError
+from compliance.games import get_game
+from compliance.logs.reader import Located, Reject, read_sessions
+
+
+@dataclass(slots=True)
+class AuditedPlayer:
+    id: str
+    name: str
+    jurisdiction: str | None
+    kin_group: str | None
+    metrics: PlayerMetrics | None
+    tier: str | None = None
+
+
+@dataclass(slots=True)
+class AuditedSession:
+    """一局审计结果: what is stored per session, and its findings."""
+
+    platform: str
+    session_id: str
+    game: str
+    room_id: str | None
+    owner_id: str | None
+    started_at: datetime
+    day: date
+    jurisdiction: str | None
+    venue: str
+    rounds: int
+    point_value: Decimal | None
+    metrics: SessionMetrics | None
+    players: list[AuditedPlayer]
+    source_file: str
+    source_line: int
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.platform, self.session_id)
+
+
+@dataclass(slots=True)
+class Auditor:
+    """The judging half of a run: the classifier and the game classes, built once."""
+
+    classifier: Classifier
+    game_classes: dict[str, str]
+    default_jurisdiction: str | None = None
+    as_of: date | None = None
+
+    def audit(self, item: Located) -> AuditedSession:
+        """Replay, measure and classify one session; LogError if it cannot be replayed."""
+        s = item.session
+        ids = [p.id for p in s.players]
+        if len(set(ids)) != len(ids):
+            raise LogError("a player id appears twice in players")
+        game = get_game(s.game)
+        summary = tally(game.replay(s), ids)
+        measured: dict[str, PlayerMetrics] = {}
+        session_figures = None
+        if s.point_value is not None:
+            for p in s.players:
+                measured[p.id] = player_metrics(p.id, summary.players[p.id], s.point_value)
+            session_figures = session_metrics(summary, list(measured.values()), s.point_value)
+        fallback = s.jurisdiction or self.default_jurisdiction
+        players = [
+            AuditedPlayer(p.id, p.name, p.jurisdiction or fallback, p.kin_group, measured.get(p.id))
+            for p in s.players
+        ]
+        facts = SessionFacts(
+            platform=s.platform,
+            session_id=s.session_id,
+            game=s.game,
+            game_class=self.game_classes.get(s.game),
+            day=s.started_at.date(),
+            jurisdiction=fallback,
+            players=tuple(PlayerFacts(p.id, p.jurisdiction, p.kin_group, p.metrics) for p in players),
+            metrics=session_figures,
+            rake=summary.rake,
+            organiser_prize=bool(s.tournament and s.prize and s.prize.funded_by == "organiser"),
+            issues=tuple(summary.issues),
+        )
+        findings = self.classifier.classify(facts, self.as_of)
+        tiers = {f.player: f.tier for f in findings if isinstance(f, ThresholdFinding)}
+        for p in players:
+            p.tier = tiers.get(p.id)
+        return AuditedSession(
+            platform=s.platform,
+            session_id=s.session_id,
+            game=s.game,
+            room_id=s.room_id,
+            owner_id=s.owner.id if s.owner else None,
+            started_at=s.started_at,
+            day=facts.day,
+            jurisdiction=fallback,
+            venue=s.venue,
+            rounds=summary.rounds,
+            point_value=s.point_value,
+            metrics=session_figures,
+            players=players,
+            source_file=item.file,
+            source_line=item.line,
+            findings=findings,
+        )
+
+    def audit_file(
+        self, path: str, start: int = 0, end: int | None = None
+    ) -> Iterator[AuditedSession | Reject]:
+        """Every session of one partition judged, or the reject it became."""
+        for item in read_sessions(path, start, end):
+            if isinstance(item, Reject):
+                yield item
+                continue
+            try:
+                yield self.audit(item)
+            except LogError as exc:
+                yield Reject(item.file, item.line, item.session.session_id, str(exc))

@@ -1,0 +1,164 @@
+"""Use cases: audit logs, seed the rules. Each takes a unit of work.
+
+The CLI parses options and calls one function here; tests call them with a
+fake unit of work.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any, Protocol
+
+from compliance import ruledata
+from compliance.domain.classifier import Classifier, ClassifierOptions
+from compliance.domain.findings import Finding
+from compliance.domain.rules import RuleBook
+from compliance.domain.ruleset import Resolver
+from compliance.errors import LogError
+from compliance.logs.reader import Reject
+from compliance.pipeline import AuditedSession, Auditor
+
+
+class UnitOfWork(Protocol):
+    def __enter__(self) -> UnitOfWork: ...
+    def __exit__(self, *exc) -> None: ...
+    def commit(self) -> None: ...
+    def load_rules(self) -> RuleBook: ...
+    def has_rules(self) -> bool: ...
+    def save_rules(self, book: RuleBook) -> dict[str, tuple[int, int]]: ...
+    def start_run(self, files: list[str], as_of: date | None, options: dict[str, Any]) -> int: ...
+    def finish_run(self, run_id: int, sessions: int, rejects: int, summary: dict) -> None: ...
+    def store_sessions(self, run_id: int, batch: list[AuditedSession]) -> None: ...
+    def store_rejects(self, run_id: int, rejects: Iterable[Reject]) -> None: ...
+
+
+def seed_rules(uow: UnitOfWork, root: Path = ruledata.DATA_DIR) -> dict[str, tuple[int, int]]:
+    """Load data/ into the database; idempotent (rows are upserted by id)."""
+    book = ruledata.load_book(root)
+    with uow:
+        counts = uow.save_rules(book)
+        uow.commit()
+    return counts
+
+
+@dataclass(frozen=True)
+class AuditOptions:
+    jurisdiction: str | None = None
+    as_of: date | None = None
+    strict: bool = False
+    batch_size: int = 1000
+    classifier: ClassifierOptions = field(default_factory=ClassifierOptions)
+
+
+@dataclass
+class AuditSummary:
+    """What a run saw: counts by kind and tier, and where it is stored."""
+
+    run_id: int | None = None
+    sessions: int = 0
+    rejects: int = 0
+    kinds: Counter = field(default_factory=Counter)
+    tiers: Counter = field(default_factory=Counter)
+    checks: Counter = field(default_factory=Counter)
+    reject_list: list[Reject] = field(default_factory=list)
+
+    def count(self, session: AuditedSession) -> None:
+        self.sessions += 1
+        for f in session.findings:
+            self.kinds[f.kind] += 1
+            tier = getattr(f, "tier", None)
+            if tier:
+                self.tiers[tier] += 1
+            check = getattr(f, "check", None)
+            if check:
+                self.checks[check] += 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "sessions": self.sessions,
+            "rejects": self.rejects,
+            "findings": dict(self.kinds),
+            "tiers": dict(self.tiers),
+            "integrity": dict(self.checks),
+        }
+
+
+def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
+    resolver = Resolver(book, options.classifier.versions)
+    return Auditor(
+        classifier=Classifier(resolver, options.classifier),
+        game_classes={code: g.game_class for code, g in book.game_types.items()},
+        default_jurisdiction=options.jurisdiction,
+        as_of=options.as_of,
+    )
+
+
+def ensure_rules(uow: UnitOfWork, root: Path = ruledata.DATA_DIR) -> RuleBook:
+    """The stored rule book, seeded from data/ first if the database has none."""
+    if not uow.has_rules():
+        uow.save_rules(ruledata.load_book(root))
+        uow.commit()
+    return uow.load_rules()
+
+
+def audit(
+    uow: UnitOfWork,
+    files: list[str],
+    options: AuditOptions,
+    on_finding: Callable[[Finding], None] = lambda f: None,
+    on_session: Callable[[AuditedSession | Reject], None] = lambda s: None,
+) -> AuditSummary:
+    """Audit log files: judge every session, store results in batches, count.
+
+    With `strict`, the first reject stops the run with LogError and nothing
+    of the run is kept.
+    """
+    summary = AuditSummary()
+    with uow:
+        auditor = make_auditor(ensure_rules(uow), options)
+        run_id = uow.start_run(files, options.as_of, _options_record(options))
+        summary.run_id = run_id
+        batch: list[AuditedSession] = []
+        rejects: list[Reject] = []
+        for path in files:
+            for item in auditor.audit_file(path):
+                on_session(item)
+                if isinstance(item, Reject):
+                    if options.strict:
+                        raise LogError(item.describe())
+                    summary.rejects += 1
+                    summary.reject_list.append(item)
+                    rejects.append(item)
+                    continue
+                summary.count(item)
+                for finding in item.findings:
+                    on_finding(finding)
+                batch.append(item)
+                if len(batch) >= options.batch_size:
+                    _flush(uow, run_id, batch, rejects)
+        _flush(uow, run_id, batch, rejects)
+        uow.finish_run(run_id, summary.sessions, summary.rejects, summary.as_dict())
+        uow.commit()
+    return summary
+
+
+def _flush(uow: UnitOfWork, run_id: int, batch: list, rejects: list) -> None:
+    uow.store_sessions(run_id, batch)
+    uow.store_rejects(run_id, rejects)
+    uow.commit()
+    batch.clear()
+    rejects.clear()
+
+
+def _options_record(options: AuditOptions) -> dict[str, Any]:
+    return {
+        "jurisdiction": options.jurisdiction,
+        "as_of": options.as_of.isoformat() if options.as_of else None,
+        "strict": options.strict,
+        "win_loss_scope": options.classifier.win_loss_scope,
+        "versions": options.classifier.versions,
+    }
