@@ -175,7 +175,7 @@ def replay_hands(hands: list[GuandanHand], players: list[str], options: GuandanO
         for problem in tribute.problems:
             flag(problem)
         order = list(hand.finish)
-        if hand.plays and not tribute.problems:
+        if hand.plays and (match.previous is None or tribute.leader is not None):
             outcome = play_out(hand.plays, tribute.hands, seats, tribute.leader, level)
             if outcome.problem:
                 flag(outcome.problem)

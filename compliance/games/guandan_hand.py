@@ -42,51 +42,72 @@ class PlayOutcome:
     trick: int = 0
 
 
-def play_out(plays: Sequence[Any], hands: dict[str, Counter], seats: Sequence[str], leader: str | None, level: str) -> PlayOutcome:
-    """出牌: replay the plays; each is checked for turn, cards held, shape and beating the table."""
-    hands = {p: Counter(h) for p, h in hands.items()}
-    finished: list[str] = []
-    turn = leader or (plays[0].player if plays else seats[0])
-    table: combos.Combo | None = None
-    owner = turn
-    passes = 0
-    trick = 1
+class Table:
+    """牌桌: whose turn it is, the play to beat, and who has gone out (上游 first)."""
 
-    def breach(text: str) -> PlayOutcome:
-        return PlayOutcome(None, f"trick {trick}: {text}", trick)
+    def __init__(self, hands: dict[str, Counter], seats: Sequence[str], leader: str, level: str):
+        self.hands = {p: Counter(h) for p, h in hands.items()}
+        self.seats = list(seats)
+        self.level = level
+        self.turn = leader
+        self.table: combos.Combo | None = None
+        self.owner = leader
+        self.passes = 0
+        self.trick = 1
+        self.finished: list[str] = []
 
-    for play in plays:
-        if _is_over(finished, seats):
-            return breach(f"{play.player} plays after the hand is over")
-        if play.player != turn:
-            return breach(f"{play.player} played out of turn ({turn} to play)")
-        if not play.cards:
-            if table is None:
-                return breach(f"{play.player} passed on the lead")
-            passes += 1
+    @property
+    def over(self) -> bool:
+        return _is_over(self.finished, self.seats)
+
+    @property
+    def order(self) -> list[str]:
+        return self.finished + [p for p in self.seats if p not in self.finished]
+
+    def apply(self, player: str, cards: Sequence[str], declared: str | None = None) -> str | None:
+        """One play or pass; the breach it commits, or None and the table moves on."""
+        if self.over:
+            return f"{player} plays after the hand is over"
+        if player != self.turn:
+            return f"{player} played out of turn ({self.turn} to play)"
+        if not cards:
+            if self.table is None:
+                return f"{player} passed on the lead"
+            self.passes += 1
         else:
-            short = missing(hands[play.player], play.cards)
+            short = missing(self.hands[player], cards)
             if short:
-                return breach(f"{play.player} plays {' '.join(short)} not held")
-            combo, why = combos.choose(play.cards, level, table, play.combo)
+                return f"{player} plays {' '.join(short)} not held"
+            combo, why = combos.choose(cards, self.level, self.table, declared)
             if combo is None:
-                return breach(f"{play.player}: {why}")
-            hands[play.player] -= Counter(play.cards)
-            table, owner, passes = combo, play.player, 0
-            if not +hands[play.player]:
-                finished.append(play.player)
-                if _is_over(finished, seats):
-                    continue
-        active = [p for p in seats if +hands[p]]
-        if passes == len([p for p in active if p != owner]):
-            turn = owner if owner in active else partner(seats, owner)  # 借风
-            table, passes, trick = None, 0, trick + 1
+                return f"{player}: {why}"
+            self.hands[player] -= Counter(cards)
+            self.table, self.owner, self.passes = combo, player, 0
+            if not self.hands[player]:
+                self.finished.append(player)
+                if self.over:
+                    return None
+        active = [p for p in self.seats if self.hands[p]]
+        if self.passes == len([p for p in active if p != self.owner]):
+            self.turn = self.owner if self.owner in active else partner(self.seats, self.owner)  # 借风
+            self.table, self.passes, self.trick = None, 0, self.trick + 1
         else:
-            turn = _next_active(seats, play.player, active)
-    if not _is_over(finished, seats):
-        return PlayOutcome(None, f"trick {trick}: the plays stop before the hand is decided", trick)
-    rest = [p for p in seats if p not in finished]
-    return PlayOutcome(finished + rest, None, trick)
+            self.turn = _next_active(self.seats, player, active)
+        return None
+
+
+def play_out(
+    plays: Sequence[Any], hands: dict[str, Counter], seats: Sequence[str], leader: str | None, level: str
+) -> PlayOutcome:
+    """出牌: replay the plays; each is checked for turn, cards held, shape and beating the table."""
+    table = Table(hands, seats, leader or (plays[0].player if plays else seats[0]), level)
+    for play in plays:
+        problem = table.apply(play.player, play.cards, play.combo)
+        if problem:
+            return PlayOutcome(None, f"trick {table.trick}: {problem}", table.trick)
+    if not table.over:
+        return PlayOutcome(None, f"trick {table.trick}: the plays stop before the hand is decided", table.trick)
+    return PlayOutcome(table.order, None, table.trick)
 
 
 def _is_over(finished: list[str], seats: Sequence[str]) -> bool:
