@@ -131,7 +131,8 @@ def audit(
                     if options.strict:
                         raise LogError(item.describe())
                     summary.rejects += 1
-                    summary.reject_list.append(item)
+                    if len(summary.reject_list) < 100:
+                        summary.reject_list.append(item)
                     rejects.append(item)
                     continue
                 summary.count(item)

@@ -1,0 +1,61 @@
+"""The `compliance` command: noun groups with verbs, thin over services.
+
+Exit codes: 0 ran (and nothing at or above --fail-on); 1 error; 2 usage;
+3 findings at or above --fail-on.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from sqlalchemy.exc import SQLAlchemyError
+
+from compliance import __version__
+from compliance.errors import ComplianceError
+
+
+class Root(click.Group):
+    """Turns our errors into one-line messages; no traceback reaches a user."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except ComplianceError as exc:
+            raise click.ClickException(str(exc)) from None
+        except SQLAlchemyError as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise click.ClickException(f"database error: {first}") from None
+        except (OSError, UnicodeError) as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+@click.group(cls=Root, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="compliance")
+def cli() -> None:
+    """Stake-threshold compliance checker for Chinese card and mahjong game logs.
+
+    Re-settles every round from the cards and bets, computes the stake figures
+    the rules use, and tells per player which gambling line was crossed under
+    the rule in force in that province on that day. Not legal advice.
+    """
+
+
+def _register() -> None:
+    from compliance.cli import audit, db, games, logs
+
+    cli.add_command(audit.audit)
+    cli.add_command(db.db)
+    cli.add_command(games.games)
+    cli.add_command(logs.logs)
+
+
+_register()
+
+
+def main() -> None:
+    try:
+        cli.main(prog_name="compliance")
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(1)

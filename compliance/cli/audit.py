@@ -1,0 +1,101 @@
+"""`compliance audit`: judge session logs and store the run."""
+
+from __future__ import annotations
+
+import sys
+
+
+import click
+
+from compliance import services
+from compliance.cli.options import db_option, open_engine
+from compliance.db.uow import SqlUnitOfWork
+from compliance.domain.classifier import ClassifierOptions
+from compliance.domain.tiers import TIER_CODES, Tier
+from compliance.reporting.stream import make_writer
+
+MAX_REJECTS_SHOWN = 20
+FAIL_ON = (*TIER_CODES, "integrity", "indeterminate")
+
+
+class FailOn:
+    """Which findings make the run exit 3."""
+
+    def __init__(self, tokens: tuple[str, ...]):
+        tiers = [Tier.parse(t) for t in tokens if t in TIER_CODES]
+        self.tier = min(tiers) if tiers else None
+        self.kinds = {t for t in tokens if t in ("integrity", "indeterminate")}
+        self.tripped = False
+
+    def see(self, finding) -> None:
+        if finding.kind in self.kinds:
+            self.tripped = True
+        elif self.tier is not None and finding.kind == "threshold":
+            if Tier.parse(finding.tier) >= self.tier:
+                self.tripped = True
+
+
+def summary_line(summary: services.AuditSummary, where: str) -> str:
+    tiers = ", ".join(
+        f"{tier} {summary.tiers[tier]}" for tier in TIER_CODES if summary.tiers.get(tier)
+    )
+    kinds = summary.kinds
+    threshold = f"threshold {kinds.get('threshold', 0)}" + (f" ({tiers})" if tiers else "")
+    return (
+        f"audited {summary.sessions} sessions, {summary.rejects} rejected; findings: {threshold}, "
+        f"integrity {kinds.get('integrity', 0)}, indeterminate {kinds.get('indeterminate', 0)}; "
+        f"run {summary.run_id} stored in {where}"
+    )
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--jurisdiction", help="Where a log names none (code, name or alias: 430000, hunan, 湖南).")
+@click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]), help="Judge under the rules in force on this date.")
+@click.option("--format", "fmt", type=click.Choice(["table", "jsonl", "csv"]), default="table",
+              show_default=True)
+@click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-",
+              help="Write findings here instead of standard output.")
+@click.option("--fail-on", multiple=True, type=click.Choice(FAIL_ON), metavar="TIER|integrity|indeterminate",
+              help="Exit 3 when a finding is at or above this tier, or of this kind (repeatable).")
+@click.option("--strict", is_flag=True, help="Stop at the first line that cannot be audited.")
+@click.option("--all", "show_all", is_flag=True, help="Table: also show below-threshold and exempt results.")
+@click.option("--win-loss-scope", type=click.Choice(["player", "table"]), default="player",
+              show_default=True, help="全场输赢 per player, or the table's total (docs/metrics.md).")
+@db_option
+def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, win_loss_scope, db_url):
+    """Audit session logs (.jsonl or .jsonl.gz) and store the run.
+
+    Every session is re-settled from its cards and bets, measured, and judged
+    under the rules in force in each player's jurisdiction on its date.
+
+    Example: compliance audit data/samples/douniu.jsonl --fail-on administrative
+    """
+    engine = open_engine(db_url)
+    writer = make_writer(fmt, output, show_all)
+    gate = FailOn(fail_on)
+
+    def on_finding(finding) -> None:
+        gate.see(finding)
+        writer.write(finding)
+
+    options = services.AuditOptions(
+        jurisdiction=jurisdiction,
+        as_of=as_of.date() if as_of else None,
+        strict=strict,
+        classifier=ClassifierOptions(win_loss_scope=win_loss_scope),
+    )
+    summary = services.audit(SqlUnitOfWork(engine), list(files), options, on_finding)
+    writer.close()
+    output.flush()
+    for reject in summary.reject_list[:MAX_REJECTS_SHOWN]:
+        click.echo(f"reject: {reject.describe()}", err=True)
+    if summary.rejects > MAX_REJECTS_SHOWN:
+        click.echo(f"reject: … and {summary.rejects - MAX_REJECTS_SHOWN} more, stored with the run",
+                   err=True)
+    where = engine.url.render_as_string(hide_password=True)
+    click.echo(summary_line(summary, where), err=True)
+    if gate.tripped:
+        sys.exit(3)
+
+

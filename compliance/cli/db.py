@@ -1,0 +1,54 @@
+"""`compliance db`: migrate, inspect and seed the database."""
+
+from __future__ import annotations
+
+import click
+
+from compliance import services
+from compliance.cli.options import db_option, open_engine
+from compliance.db import migrate
+from compliance.db.uow import SqlUnitOfWork
+
+
+@click.group()
+def db() -> None:
+    """Create, migrate and seed the threshold database."""
+
+
+@db.command()
+@db_option
+def upgrade(db_url: str | None) -> None:
+    """Migrate the database to the newest schema.
+
+    Example: compliance db upgrade --db postgresql://127.0.0.1/compliance
+    """
+    engine = open_engine(db_url, migrate=False)
+    migrate.upgrade(engine)
+    click.echo(f"database at {migrate.current(engine)} (head)")
+
+
+@db.command()
+@db_option
+def current(db_url: str | None) -> None:
+    """Print the database's schema revision and the newest one.
+
+    Example: compliance db current
+    """
+    engine = open_engine(db_url, migrate=False)
+    now, head = migrate.current(engine), migrate.head()
+    state = "up to date" if now == head else "behind: run `compliance db upgrade`"
+    click.echo(f"current {now or 'none'}, head {head}: {state}")
+
+
+@db.command()
+@db_option
+def seed(db_url: str | None) -> None:
+    """Load the reviewed threshold files in data/ (idempotent).
+
+    Example: compliance db seed
+    """
+    engine = open_engine(db_url)
+    counts = services.seed_rules(SqlUnitOfWork(engine))
+    added = sum(i for i, _ in counts.values())
+    updated = sum(u for _, u in counts.values())
+    click.echo(f"seeded: {added} rows added, {updated} rows updated")

@@ -1,0 +1,47 @@
+"""JSON Schema of stakelog/1, generated from the typed records.
+
+The session header comes from `Session`; each game's round Struct supplies
+the shape of `rounds` when `game` names that game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import msgspec
+
+from compliance.games import MODULES
+from compliance.logs.records import Session
+
+SCHEMA_ID = "https://compliance.invalid/schemas/stakelog-1.json"
+
+
+def session_schema() -> dict[str, Any]:
+    round_types = {
+        code: importlib.import_module(module).ROUND_TYPE for code, module in sorted(MODULES.items())
+    }
+    (session_ref, *round_refs), components = msgspec.json.schema_components(
+        [Session, *round_types.values()], ref_template="#/$defs/{name}"
+    )
+    session_def = components[session_ref["$ref"].rsplit("/", 1)[-1]]
+    session_def["properties"]["rounds"] = {
+        "type": "array",
+        "description": "The game's rounds in order; their shape depends on `game`.",
+    }
+    session_def["properties"]["game"] = {"enum": sorted(round_types)}
+    rules = [
+        {
+            "if": {"properties": {"game": {"const": code}}},
+            "then": {"properties": {"rounds": {"items": ref}}},
+        }
+        for code, ref in zip(round_types, round_refs, strict=True)
+    ]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": "stakelog/1 session",
+        **session_ref,
+        "allOf": rules,
+        "$defs": components,
+    }

@@ -1,0 +1,118 @@
+"""Findings written as they are produced: a table for people, JSON Lines and CSV for machines."""
+
+from __future__ import annotations
+
+import csv
+import json
+from typing import IO, Any
+
+from compliance.domain.findings import Finding
+
+CSV_COLUMNS = (
+    "kind", "session_id", "platform", "subject", "jurisdiction", "tier", "rule", "metric",
+    "value", "boundary", "margin", "citation", "statutory_penalty", "confidence", "disputed",
+    "check", "round", "detail", "missing", "reason",
+)
+HIDDEN_TIERS = frozenset({"exempt", "below_threshold"})
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet will not run as a formula."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        try:
+            float(value)
+        except ValueError:
+            return "'" + value
+    return value
+
+
+class JsonLinesWriter:
+    def __init__(self, out: IO[str]):
+        self.out = out
+
+    def write(self, finding: Finding) -> None:
+        self.out.write(json.dumps(finding.to_dict(), ensure_ascii=False) + "\n")
+
+    def close(self) -> None:
+        pass
+
+
+class CsvWriter:
+    def __init__(self, out: IO[str]):
+        self.writer = csv.DictWriter(out, CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
+        self.writer.writeheader()
+
+    def write(self, finding: Finding) -> None:
+        row = finding.to_dict()
+        self.writer.writerow({k: safe_cell(row.get(k)) for k in CSV_COLUMNS})
+
+    def close(self) -> None:
+        pass
+
+
+class TableWriter:
+    """One line per finding worth a person's attention; quiet results are counted."""
+
+    def __init__(self, out: IO[str], show_all: bool = False):
+        self.out = out
+        self.show_all = show_all
+        self.hidden = 0
+        self.rows = 0
+
+    def write(self, finding: Finding) -> None:
+        row = finding.to_dict()
+        if not self.show_all and row.get("tier") in HIDDEN_TIERS:
+            self.hidden += 1
+            return
+        if self.rows == 0:
+            self.out.write(f"{'KIND':<13} {'SESSION':<14} {'SUBJECT':<16} {'WHERE':<7} "
+                           f"{'RESULT':<27} DETAIL\n")
+        self.rows += 1
+        self.out.write(
+            f"{row['kind']:<13} {row['session_id']:<14} {row['subject']:<16} "
+            f"{row['jurisdiction'] or '-':<7} {_result(row):<27} {_detail(row)}\n"
+        )
+
+    def close(self) -> None:
+        if self.hidden:
+            self.out.write(
+                f"({self.hidden} below-threshold or exempt results not shown; --all shows them)\n"
+            )
+        elif self.rows == 0:
+            self.out.write("no findings\n")
+
+
+def _result(row: dict[str, Any]) -> str:
+    if row["kind"] == "threshold":
+        return row["tier"]
+    if row["kind"] == "integrity":
+        return row["check"]
+    return f"missing {row['missing']}"
+
+
+def _detail(row: dict[str, Any]) -> str:
+    if row["kind"] == "integrity":
+        return f"round {row['round']}: {row['detail']}"
+    if row["kind"] == "indeterminate":
+        return row["reason"]
+    parts = []
+    if row.get("boundary"):
+        parts.append(f"{row['metric']} {row['value']} ({row['boundary']})")
+    if row.get("citation"):
+        parts.append(row["citation"])
+    if row.get("statutory_penalty"):
+        parts.append(f"statute: {row['statutory_penalty']}")
+    if row.get("exemptions"):
+        parts.append(f"exempt, would be {row['would_be']}")
+    if row.get("disputed"):
+        parts.append("figure disputed")
+    return "; ".join(parts)
+
+
+def make_writer(fmt: str, out: IO[str], show_all: bool = False):
+    if fmt == "jsonl":
+        return JsonLinesWriter(out)
+    if fmt == "csv":
+        return CsvWriter(out)
+    return TableWriter(out, show_all)
