@@ -97,8 +97,10 @@ def _detail(row: dict[str, Any]) -> str:
     if row["kind"] == "indeterminate":
         return row["reason"]
     parts = []
-    if row.get("boundary"):
+    if row.get("value") is not None:
         parts.append(f"{row['metric']} {row['value']} ({row['boundary']})")
+    elif row.get("boundary"):
+        parts.append(row["boundary"])
     if row.get("citation"):
         parts.append(row["citation"])
     if row.get("statutory_penalty"):
