@@ -6,6 +6,7 @@ Exit codes: 0 ran (and nothing at or above --fail-on); 1 error; 2 usage;
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -26,6 +27,8 @@ class Root(click.Group):
         except SQLAlchemyError as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise click.ClickException(f"database error: {first}") from None
+        except BrokenPipeError:
+            raise
         except (OSError, UnicodeError) as exc:
             raise click.ClickException(str(exc)) from None
 
@@ -56,6 +59,11 @@ _register()
 def main() -> None:
     try:
         cli.main(prog_name="compliance")
+    except BrokenPipeError:
+        # the reader went away (`| head`): say nothing more, as other Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(1)

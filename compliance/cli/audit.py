@@ -35,6 +35,10 @@ class FailOn:
                 self.tripped = True
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def summary_line(summary: services.AuditSummary, where: str) -> str:
     tiers = ", ".join(
         f"{tier} {summary.tiers[tier]}" for tier in TIER_CODES if summary.tiers.get(tier)
@@ -42,7 +46,8 @@ def summary_line(summary: services.AuditSummary, where: str) -> str:
     kinds = summary.kinds
     threshold = f"threshold {kinds.get('threshold', 0)}" + (f" ({tiers})" if tiers else "")
     return (
-        f"audited {summary.sessions} sessions, {summary.rejects} rejected; findings: {threshold}, "
+        f"audited {plural(summary.sessions, 'session')}, {summary.rejects} rejected; "
+        f"findings: {threshold}, "
         f"integrity {kinds.get('integrity', 0)}, indeterminate {kinds.get('indeterminate', 0)}; "
         f"run {summary.run_id} stored in {where}"
     )

@@ -1,0 +1,178 @@
+"""The command line, as a user meets it: exact output and exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from compliance.cli import cli
+from tests.conftest import SAMPLES
+
+BAD = str(SAMPLES / "bad.jsonl")
+DOUNIU = str(SAMPLES / "douniu.jsonl")
+
+
+@pytest.fixture
+def run(sqlite_url):
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None):
+        return runner.invoke(cli, [*args], input=input, env={"COMPLIANCE_DB_URL": sqlite_url})
+
+    return invoke
+
+
+def test_eval_names_the_seeds_first_example_bull_five(run):
+    result = run("games", "eval", "douniu", "SA", "H2", "C3", "D4", "S5")
+    assert (result.exit_code, result.stdout) == (0, "bull_5 牛五 ×1\n")
+
+
+def test_eval_as_json_gives_the_rank_of_the_seeds_second_example(run):
+    result = run("games", "eval", "douniu", "S10", "HJ", "CQ", "D9", "S8", "--format", "json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {
+        "game": "douniu", "cards": ["S10", "HJ", "CQ", "D9", "S8"],
+        "rank": "bull_7", "name_zh": "牛七", "multiplier": 1,
+    }
+
+
+def test_eval_reads_a_json_record_from_stdin(run):
+    result = run("games", "eval", "douniu", "--format", "json",
+                 input='{"cards": ["SJ", "HJ", "CJ", "DJ", "SQ"]}')
+    assert json.loads(result.stdout)["rank"] == "five_face"
+
+
+def test_eval_of_an_impossible_hand_is_a_one_line_error(run):
+    result = run("games", "eval", "douniu", "SA", "SA", "C3", "D4", "S5")
+    assert (result.exit_code, result.stderr) == (1, "Error: duplicate card SA\n")
+
+
+def test_eval_of_an_unknown_game_is_a_one_line_error(run):
+    result = run("games", "eval", "zhajinhua", "SA")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: unknown game 'zhajinhua' (known: ")
+    assert result.stderr.count("\n") == 1
+
+
+def test_audit_turns_three_bad_lines_into_three_rejects_and_classifies_the_rest(run, sqlite_url):
+    result = run("audit", BAD)
+    assert result.exit_code == 0
+    assert result.stderr == (
+        f"reject: {BAD}:2 session cut-1: malformed JSON: Input data was truncated\n"
+        f"reject: {BAD}:3 session dup-card: round 2: duplicate card D5\n"
+        f"reject: {BAD}:4 session mystery-game: unknown game 'zhajinhua' (known: {_known_games()})\n"
+        "audited 1 session, 3 rejected; findings: threshold 3 (administrative 2, "
+        f"administrative_very_serious 1), integrity 0, indeterminate 0; run 1 stored in {sqlite_url}\n"
+    )
+    assert "Traceback" not in result.output
+
+
+def _known_games() -> str:
+    from compliance.games import game_codes
+
+    return ", ".join(game_codes())
+
+
+def test_strict_audit_stops_at_the_first_reject(run):
+    result = run("audit", BAD, "--strict")
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {BAD}:2 session cut-1: malformed JSON: Input data was truncated\n"
+
+
+def test_audit_table_lists_what_needs_attention(run):
+    result = run("audit", DOUNIU, "--format", "table")
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["KIND", "SESSION", "SUBJECT", "WHERE", "RESULT", "DETAIL"]
+    assert lines[-1] == "(10 below-threshold or exempt results not shown; --all shows them)"
+    integrity = [line for line in lines if line.startswith("integrity")]
+    assert integrity == [
+        "integrity     hn-tampered    session          430000  settlement_mismatch         "
+        "round 3: hn1 claimed -65, rules give -35; hn2 claimed 50, rules give 20"
+    ]
+
+
+def test_audit_jsonl_findings_carry_the_fields_machines_need(run):
+    result = run("audit", DOUNIU, "--format", "jsonl")
+    findings = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(findings) == 34
+    for f in findings:
+        assert {"kind", "session_id", "subject", "jurisdiction"} <= f.keys()
+        if f["kind"] == "threshold" and f["rule"]:
+            assert {"tier", "rule", "metric", "value", "boundary", "citation"} <= f.keys()
+
+
+def test_audit_csv_has_a_header_and_a_row_per_finding(run):
+    result = run("audit", DOUNIU, "--format", "csv")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("kind,session_id,platform,subject,jurisdiction,tier,rule")
+    assert len(lines) == 35
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "code"),
+    [
+        ((), 0),
+        (("administrative_very_serious",), 3),
+        (("criminal",), 0),
+        (("integrity",), 3),
+        (("indeterminate",), 3),
+        (("criminal", "integrity"), 3),
+    ],
+    ids=["no-gate", "very-serious", "criminal-none", "integrity", "indeterminate", "either"],
+)
+def test_fail_on_sets_exit_code_three(run, fail_on, code):
+    args = [a for tier in fail_on for a in ("--fail-on", tier)]
+    assert run("audit", DOUNIU, *args).exit_code == code
+
+
+def test_an_unknown_fail_on_value_is_a_usage_error(run):
+    assert run("audit", DOUNIU, "--fail-on", "jail").exit_code == 2
+
+
+def test_a_missing_file_is_a_usage_error(run):
+    assert run("audit", "no-such-file.jsonl").exit_code == 2
+
+
+def test_db_current_after_upgrade_says_up_to_date(run):
+    assert run("db", "upgrade").exit_code == 0
+    result = run("db", "current")
+    assert result.exit_code == 0
+    assert result.stdout.endswith(": up to date\n")
+
+
+def test_db_seed_is_idempotent(run):
+    first = run("db", "seed")
+    again = run("db", "seed")
+    assert first.exit_code == again.exit_code == 0
+    assert again.stdout.startswith("seeded: 0 rows added, ")
+
+
+def test_an_unreachable_database_is_a_one_line_error(run):
+    result = CliRunner().invoke(
+        cli, ["audit", DOUNIU, "--db", "postgresql://nobody@127.0.0.1:1/none"]
+    )
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: cannot reach the database: ")
+    assert result.stderr.count("\n") == 1
+
+
+def _commands(group: click.Group, prefix=()):
+    for name, command in group.commands.items():
+        yield (*prefix, name), command
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*prefix, name))
+
+
+@pytest.mark.parametrize(
+    "path", [" ".join(p) for p, _ in _commands(cli)], ids=lambda p: p.replace(" ", "-")
+)
+def test_every_command_has_help_with_an_example(path):
+    command = cli
+    for name in path.split():
+        command = command.commands[name]
+    assert command.help, f"{path} has no help"
+    if not isinstance(command, click.Group):
+        assert "Example: compliance " in command.help, f"{path} help has no example"

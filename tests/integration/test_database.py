@@ -1,0 +1,84 @@
+"""Migrations, seeding and run storage, on SQLite and on a real PostgreSQL."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from compliance import services
+from compliance.db import migrate
+from compliance.db.engine import ensure_schema, make_engine
+from compliance.db.models import BandRow, FindingRow, PlayerMetricsRow, RejectRow, SessionRow
+from compliance.db.uow import SqlUnitOfWork
+from tests.conftest import SAMPLES
+
+
+def count(engine, model) -> int:
+    with engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(model)).scalar_one()
+
+
+def test_upgrade_head_leaves_no_drift_between_models_and_migrations(any_db_url):
+    engine = make_engine(any_db_url)
+    migrate.upgrade(engine)
+    assert migrate.current(engine) == migrate.head()
+    migrate.check(engine)
+
+
+def test_a_new_database_is_migrated_on_first_use(any_db_url):
+    engine = make_engine(any_db_url)
+    assert migrate.current(engine) is None
+    ensure_schema(engine)
+    assert migrate.current(engine) == migrate.head()
+
+
+def test_seeding_twice_changes_nothing_the_second_time(any_db_url):
+    engine = make_engine(any_db_url)
+    ensure_schema(engine)
+    first = services.seed_rules(SqlUnitOfWork(engine))
+    bands = count(engine, BandRow)
+    second = services.seed_rules(SqlUnitOfWork(engine))
+    assert bands > 20
+    assert count(engine, BandRow) == bands
+    assert sum(added for added, _ in first.values()) > 0
+    assert sum(added for added, _ in second.values()) == 0
+
+
+def test_the_stored_rule_book_equals_the_files(any_db_url, rule_book):
+    engine = make_engine(any_db_url)
+    ensure_schema(engine)
+    services.seed_rules(SqlUnitOfWork(engine))
+    with SqlUnitOfWork(engine) as uow:
+        stored = uow.load_rules()
+    assert {b.id: b for b in stored.bands} == {b.id: b for b in rule_book.bands}
+    assert stored.instruments == rule_book.instruments
+    assert stored.jurisdictions == rule_book.jurisdictions
+    assert sorted(stored.penalties, key=lambda p: p.id) == sorted(rule_book.penalties, key=lambda p: p.id)
+
+
+def test_auditing_the_same_file_twice_keeps_one_result_per_session(any_db_url):
+    engine = make_engine(any_db_url)
+    ensure_schema(engine)
+    sample = str(SAMPLES / "douniu.jsonl")
+    first = services.audit(SqlUnitOfWork(engine), [sample], services.AuditOptions())
+    sessions, players, findings = (count(engine, m) for m in (SessionRow, PlayerMetricsRow, FindingRow))
+    second = services.audit(SqlUnitOfWork(engine), [sample], services.AuditOptions())
+    assert second.run_id == first.run_id + 1
+    assert sessions == first.sessions == 8
+    assert count(engine, SessionRow) == sessions
+    assert count(engine, PlayerMetricsRow) == players
+    assert count(engine, FindingRow) == findings
+    with engine.connect() as conn:
+        runs = set(conn.execute(select(SessionRow.run_id)).scalars())
+    assert runs == {second.run_id}
+
+
+def test_rejects_are_stored_with_their_run(any_db_url):
+    engine = make_engine(any_db_url)
+    ensure_schema(engine)
+    summary = services.audit(
+        SqlUnitOfWork(engine), [str(SAMPLES / "bad.jsonl")], services.AuditOptions()
+    )
+    assert (summary.sessions, summary.rejects) == (1, 3)
+    with engine.connect() as conn:
+        rows = conn.execute(select(RejectRow.line, RejectRow.session_id).order_by(RejectRow.line)).all()
+    assert [tuple(r) for r in rows] == [(2, "cut-1"), (3, "dup-card"), (4, "mystery-game")]
