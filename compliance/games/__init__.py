@@ -14,6 +14,7 @@ from compliance.games.base import Game
 MODULES: dict[str, str] = {
     "douniu": "compliance.games.douniu",
     "chihuoguo": "compliance.games.chihuoguo",
+    "bianselong": "compliance.games.bianselong",
 }
 
 NAMES_ZH: dict[str, str] = {

@@ -1,0 +1,201 @@
+"""变色龙: the shedding game of seed 003 (Crazy Eights-like), scored by penalty points.
+
+Five cards each; a play matches the top card's suit or rank; 7 makes the next
+player draw two and lose his turn, 8 skips him (both can be passed on with
+the same rank), J is wild and names a suit (no J on a J), A reverses. Whoever
+goes out first wins the deal; the others score the cards they hold, doubled
+when his last card was a J; a player whose running total reaches 100 is out.
+Money per deal: each loser pays his penalty points × the stake per point to
+the winner.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from compliance.errors import DealError, LogError
+from compliance.games import cards
+from compliance.games.base import (
+    ILLEGAL_ACTION,
+    SETTLEMENT_MISMATCH,
+    Integrity,
+    RoundResult,
+    Simulated,
+    compare_claims,
+    decode_rounds,
+    resolve_options,
+)
+from compliance.games.bianselong_table import BianselongOptions, Deal, Table, card_points
+from compliance.logs.records import Session, Variant
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "seed": {},
+    "court10": {"ace_points": 1, "king_points": 10},
+}
+DEFAULT_PRESET = "seed"
+UNSCORED = ("ace_points", "king_points")
+
+ROUND_TYPE = Deal
+
+
+def missing_values(variant: Variant) -> list[str]:
+    """The penalty values of A and K that neither the preset nor the options give."""
+    preset = PRESETS.get(variant.preset or DEFAULT_PRESET, {})
+    return [k for k in UNSCORED if k not in preset and k not in variant.options]
+
+
+def settle_penalties(winner: str | None, penalties: dict[str, int], stake: int) -> dict[str, int]:
+    """Each loser pays his penalty points × the stake per point to the winner."""
+    deltas = {p: -points * stake for p, points in penalties.items()}
+    if winner is not None:
+        deltas[winner] = -sum(deltas.values())
+    return deltas
+
+
+def deck_breaches(index: int, players: int, decks: int, opts: BianselongOptions) -> list[str]:
+    """两个人玩一幅牌, 四个人玩两到三幅牌: more players, more decks."""
+    if players >= opts.two_decks_from and decks < 2:
+        return [f"round {index}: {players} players share one deck (the seed wants two or three)"]
+    if decks > opts.max_decks:
+        return [f"round {index}: {decks} decks, more than {opts.max_decks}"]
+    return []
+
+
+class Bianselong:
+    """变色龙 engine."""
+
+    code = "bianselong"
+    name_zh = "变色龙"
+    name_en = "Chameleon (Crazy Eights-like shedding game)"
+
+    def options(self, variant: Variant | None) -> BianselongOptions:
+        variant = variant or Variant()
+        missing = missing_values(variant)
+        if missing and (variant.preset or DEFAULT_PRESET) in PRESETS:
+            raise LogError(
+                "变色龙 needs the penalty points of A and K: the seed lists no value for A and "
+                f"breaks off at K; the variant must give {' and '.join(missing)}"
+            )
+        return resolve_options(variant, PRESETS, DEFAULT_PRESET, BianselongOptions)
+
+    def replay(self, session: Session) -> Iterator[RoundResult]:
+        opts = self.options(session.variant)
+        seats = [p.id for p in session.players]
+        totals = dict.fromkeys(seats, 0)
+        for index, deal in enumerate(decode_rounds(session.rounds, Deal), 1):
+            if deal.new_game:
+                totals = dict.fromkeys(seats, 0)
+            yield self._replay_deal(index, deal, seats, totals, opts)
+
+    def _replay_deal(
+        self,
+        index: int,
+        deal: Deal,
+        seats: list[str],
+        totals: dict[str, int],
+        opts: BianselongOptions,
+    ) -> RoundResult:
+        strangers = [p for p in deal.hands if p not in totals]
+        if strangers:
+            raise DealError(f"round {index}: player {strangers[0]} is not in the session")
+        order = [p for p in seats if p in deal.hands]
+        if len(order) < 2:
+            raise DealError(f"round {index}: {len(order)} player(s) dealt in, need two or more")
+        for player in order:
+            if len(deal.hands[player]) != opts.hand_size:
+                size = len(deal.hands[player])
+                raise DealError(
+                    f"round {index}: {player} is dealt {size} cards, not {opts.hand_size}"
+                )
+        problems = deck_breaches(index, len(order), deal.decks, opts)
+        problems += [
+            f"round {index}: {p} is out (penalty total {totals[p]}) but is dealt in"
+            for p in order
+            if totals[p] >= opts.out_at
+        ]
+        issues = [Integrity(index, ILLEGAL_ACTION, text) for text in problems]
+        try:
+            table = Table.deal(opts, order, deal.hands, deal.starter, deal.decks)
+            for number, play in enumerate(deal.plays, 1):
+                for text in table.apply(play):
+                    detail = f"round {index} play {number}: {text}"
+                    issues.append(Integrity(index, ILLEGAL_ACTION, detail, (play.player,)))
+        except DealError as exc:
+            raise DealError(f"round {index}: {exc}") from None
+        if table.winner is None:
+            issues.append(Integrity(index, ILLEGAL_ACTION, f"round {index}: no player went out"))
+        penalties = table.penalties()
+        deltas = settle_penalties(table.winner, penalties, opts.stake_per_point)
+        for player, points in penalties.items():
+            totals[player] += points
+        mismatch = compare_claims(index, deltas, deal.claimed)
+        if mismatch:
+            issues.append(mismatch)
+        if deal.penalties is not None:
+            issues += self._check_penalties(index, penalties, deal.penalties)
+        stakes = dict.fromkeys(order, opts.stake_per_point)
+        return RoundResult(index, deltas, stakes, issues=issues)
+
+    @staticmethod
+    def _check_penalties(
+        index: int, rules: dict[str, int], logged: dict[str, int]
+    ) -> list[Integrity]:
+        wrong = tuple(p for p in rules if logged.get(p, 0) != rules[p])
+        if not wrong:
+            return []
+        detail = f"round {index}: penalty points " + "; ".join(
+            f"{p} logged {logged.get(p, 0)}, rules give {rules[p]}" for p in wrong
+        )
+        claimed = {p: logged.get(p, 0) for p in wrong}
+        expected = {p: rules[p] for p in wrong}
+        return [Integrity(index, SETTLEMENT_MISMATCH, detail, wrong, claimed, expected)]
+
+    def describe(
+        self, hand: list[str] | dict[str, Any], variant: Variant | None = None
+    ) -> dict[str, Any]:
+        """Penalty points of the cards held; with a top card, which of them may be played."""
+        record = hand if isinstance(hand, dict) else {"hand": hand}
+        held = list(record.get("hand", []))
+        for card in held:
+            if card not in cards.STANDARD_52:
+                raise DealError(f"unknown card {card!r} (变色龙 uses 52-card decks without jokers)")
+        variant = variant or Variant()
+        described: dict[str, Any] = {"game": self.code, "hand": held}
+        missing = missing_values(variant)
+        unscored = [c for c in held if cards.rank_of(c) in ("A", "K")]
+        if missing and unscored:
+            described["penalty_points"] = None
+            described["reason"] = f"the variant gives no value for {' and '.join(missing)}"
+        else:
+            filled = {k: 0 for k in missing}
+            opts = resolve_options(
+                Variant(preset=variant.preset, options={**filled, **variant.options}),
+                PRESETS,
+                DEFAULT_PRESET,
+                BianselongOptions,
+            )
+            points = sum(card_points(c, opts) for c in held)
+            factor = opts.last_jack_multiplier if record.get("winner_last_card_j") else 1
+            described["penalty_points"] = points * factor
+        top = record.get("top")
+        if top is not None:
+            if top not in cards.STANDARD_52:
+                raise DealError(f"unknown card {top!r} (变色龙 uses 52-card decks without jokers)")
+            named = record.get("named") or cards.suit_of(top)
+            blank = BianselongOptions(ace_points=0, king_points=0)
+            table = Table(blank, ["you"], {"you": Counter(held)}, Counter(), [top], named=named)
+            described["playable"] = table.playable("you")
+        return described
+
+    def simulate(
+        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
+    ) -> Simulated:
+        from compliance.games.bianselong_sim import simulate_session
+
+        return simulate_session(rng, players, n_rounds, base, anomaly_rate)
+
+
+GAME = Bianselong()
