@@ -83,7 +83,14 @@ class DouniuOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {},
-    "steep": {"bull_bull": 4, "bull_9": 3, "bull_8": 2, "bull_7": 2, "four_bomb": 5, "five_face": 6},
+    "steep": {
+        "bull_bull": 4,
+        "bull_9": 3,
+        "bull_8": 2,
+        "bull_7": 2,
+        "four_bomb": 5,
+        "five_face": 6,
+    },
     "linear": {
         **{f"bull_{n}": n for n in range(1, 10)},
         "bull_bull": 10,
@@ -114,7 +121,9 @@ def _check_deal(index: int, rnd: DouniuRound, known: set[str]) -> None:
     for seat in seats:
         for card in seat.cards:
             if card in JOKERS:
-                raise DealError(f"round {index}: joker {card} is not in the 斗牛 deck (seed 004 rule 1)")
+                raise DealError(
+                    f"round {index}: joker {card} is not in the 斗牛 deck (seed 004 rule 1)"
+                )
     names = [s.player for s in seats]
     for name in names:
         if names.count(name) > 1:
@@ -130,7 +139,12 @@ def hand_scores(index: int, rnd: DouniuRound, known: set[str]) -> list[int]:
     seats = rnd.seats
     names = [s.player for s in seats]
     n = len(seats)
-    if not 2 <= n <= 6 or rnd.banker not in names or len(set(names)) != n or not known.issuperset(names):
+    if (
+        not 2 <= n <= 6
+        or rnd.banker not in names
+        or len(set(names)) != n
+        or not known.issuperset(names)
+    ):
         _check_deal(index, rnd, known)
     bits, table, mask, own = hands.CARD_BITS, hands.SCORE_BASE, hands.RANK_MASK, hands.OWN_BITS_AT
     scores = []
@@ -165,7 +179,7 @@ def settle(
     deltas: dict[str, int] = {}
     stakes: dict[str, int] = {}
     banker_total = banker_stake = 0
-    for seat, player_score in zip(rnd.seats, scores):
+    for seat, player_score in zip(rnd.seats, scores, strict=True):
         player = seat.player
         if player == banker:
             continue
@@ -189,7 +203,7 @@ def next_banker(rnd: DouniuRound, scores: list[int]) -> str:
     """坐庄: the holder of the best 牛九 is the next banker, else the banker stays (rule 3)."""
     best = -1
     holder = rnd.banker
-    for seat, hand_score in zip(rnd.seats, scores):
+    for seat, hand_score in zip(rnd.seats, scores, strict=True):
         if hand_score >> hands.LEVEL_SHIFT == hands.BULL_NINE and hand_score > best:
             best, holder = hand_score, seat.player
     return holder
@@ -278,7 +292,9 @@ class Douniu:
         known = {p.id for p in session.players}
         yield from replay_rounds(rounds, known, options)
 
-    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
+    def describe(
+        self, hand: list[str] | dict[str, Any], variant: Variant | None = None
+    ) -> dict[str, Any]:
         """牌型: rank, Chinese name and multiplier of five cards under the variant."""
         if isinstance(hand, dict):
             if "cards" not in hand or not isinstance(hand["cards"], list):

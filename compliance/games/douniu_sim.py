@@ -55,7 +55,9 @@ def simulate(
         dealt = deal(shuffled(STANDARD_52, rng), len(seated), 5)
         anomaly = None
         if rng.random() < anomaly_rate:
-            anomaly = rng.choice((SETTLEMENT_MISMATCH, WRONG_BANKER) if due else (SETTLEMENT_MISMATCH,))
+            anomaly = rng.choice(
+                (SETTLEMENT_MISMATCH, WRONG_BANKER) if due else (SETTLEMENT_MISMATCH,)
+            )
         banker = due if due is not None else rng.choice(seated)
         if anomaly == WRONG_BANKER:
             banker = rng.choice([p for p in seated if p != due])
@@ -64,7 +66,9 @@ def simulate(
             base=base,
             grab=rng.choice(GRABS),
             seats=[
-                DouniuSeat(player=p, cards=cards, claimed=0, bet=1 if p == banker else rng.choice(BETS))
+                DouniuSeat(
+                    player=p, cards=cards, claimed=0, bet=1 if p == banker else rng.choice(BETS)
+                )
                 for p, cards in zip(seated, dealt, strict=True)
             ],
         )

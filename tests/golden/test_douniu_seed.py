@@ -46,9 +46,13 @@ def test_seed_000_worked_examples_give_the_seed_result(cards, rank):
         pytest.param("SQ HK CJ D4 S5", "bull_9", "牛九", id="J Q K, then 4 5: 牛九"),
         pytest.param("SK H5 C5 D3 S7", "bull_bull", "牛牛", id="5 5 K, then 3 7 is 10: 牛牛"),
         pytest.param("S4 H4 C4 D4 SK", "four_bomb", "四炸", id="four 4s need no bull: 四炸"),
-        pytest.param("S10 H10 C10 D10 SK", "four_bomb", "四炸", id="four 10s and K: 四炸, 10 is no face"),
+        pytest.param(
+            "S10 H10 C10 D10 SK", "four_bomb", "四炸", id="four 10s and K: 四炸, 10 is no face"
+        ),
         pytest.param("SJ HQ CK DJ SQ", "five_face", "五花牛", id="all J Q K: 五花牛"),
-        pytest.param("SK HK CK DK SQ", "five_face", "五花牛", id="four K and Q: the larger, 五花牛"),
+        pytest.param(
+            "SK HK CK DK SQ", "five_face", "五花牛", id="four K and Q: the larger, 五花牛"
+        ),
     ],
 )
 def test_each_rank_of_seed_004_is_recognised(cards, rank, name_zh):
@@ -69,9 +73,13 @@ def test_each_rank_of_seed_004_is_recognised(cards, rank, name_zh):
         pytest.param("SJ C4 C9 D2 D10", "H10 S2 C7 D10 S9", id="没牛: J beats 10, both count 10"),
         pytest.param("S9 S2 CA D5 C8", "D9 D8 H6 CA D4", id="没牛: highest 9s, 黑桃 beats 方片"),
         pytest.param("H9 S7 H6 C2 C3", "C9 S3 H5 D3 C3", id="没牛: highest 9s, 红桃 beats 梅花"),
-        pytest.param("S5 H5 C5 D5 S2", "S4 H4 C4 D4 SK", id="四炸 by the four: 5555 beats 4444 with K"),
+        pytest.param(
+            "S5 H5 C5 D5 S2", "S4 H4 C4 D4 SK", id="四炸 by the four: 5555 beats 4444 with K"
+        ),
         pytest.param("SK HJ CQ DJ SQ", "HK CJ DQ HJ CQ", id="五花牛: highest K, 黑桃 beats 红桃"),
-        pytest.param("SK D4 H2 CQ C4", "HK C10 HA H9 CK", id="牛牛 against 牛牛: 黑桃K beats 红桃K"),
+        pytest.param(
+            "SK D4 H2 CQ C4", "HK C10 HA H9 CK", id="牛牛 against 牛牛: 黑桃K beats 红桃K"
+        ),
     ],
 )
 def test_seed_004_order_and_tie_breaks(stronger, weaker):
@@ -113,7 +121,10 @@ def test_reference_agrees_with_seed_000_calccow_on_every_rank_multiset():
         counts = Counter(ranks)
         if max(counts.values()) > 4:
             continue
-        cards = ["SHCD"[sum(1 for r in ranks[:i] if r == rank)] + RANKS[rank - 1] for i, rank in enumerate(ranks)]
+        cards = [
+            "SHCD"[sum(1 for r in ranks[:i] if r == rank)] + RANKS[rank - 1]
+            for i, rank in enumerate(ranks)
+        ]
         got = hands.reference_level(cards)
         if got < hands.FOUR_BOMB:
             assert got == calc_cow(list(ranks)), cards
