@@ -1,0 +1,283 @@
+"""升级 (拖拉机, 打80): the two-deck trick game of seed 003, replayed hand by hand.
+
+The session is the match and each round is one hand. The holders (庄家方)
+play at their level; the declarer takes the 8-card kitty and buries 8 cards;
+every trick is checked (turn, cards held, following suit, pairs and tractors)
+and won by the rules; the attackers' points, with the kitty multiplied when
+they take the last trick, give the level change, and the money is levels ×
+the stake per level. Rules, choices and the round record: docs/games/shengji.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from compliance.errors import DealError
+from compliance.games import shengji_tricks as tricks
+from compliance.games.base import (
+    ILLEGAL_ACTION,
+    SETTLEMENT_MISMATCH,
+    WRONG_BANKER,
+    Integrity,
+    RoundResult,
+    Simulated,
+    compare_claims,
+    decode_rounds,
+    resolve_options,
+)
+from compliance.games.cards import Card, build_deck
+from compliance.logs.records import Session, Variant
+
+Amount = Annotated[int, msgspec.Meta(ge=0)]
+Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+LEVELS = tricks.NATURAL_ORDER
+HAND_SIZE = 25
+KITTY_SIZE = 8
+DECK = Counter(build_deck(2, jokers=True))
+
+
+class ShengjiPlay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
+    """出牌: one player's cards in a trick."""
+
+    player: str
+    cards: list[Card]
+
+
+class ShengjiHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
+    """一副升级: declarer, trump, deal, kitty, buried cards, tricks, and the paid result."""
+
+    declarer: str
+    trump: Literal["S", "H", "C", "D", "NT"]
+    deal: dict[str, list[Card]]
+    kitty: list[Card]
+    buried: list[Card]
+    tricks: list[list[ShengjiPlay]]
+    claimed: dict[str, int]
+    level: Level | None = None
+    points: int | None = None
+
+
+ROUND_TYPE = ShengjiHand
+
+
+class ShengjiOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """玩法: stake per level, the kitty multiplier, the scoring step and the tractor-follow rule."""
+
+    stake_per_level: Amount = 1
+    kitty_multiplier: Literal["double_unit", "power"] = "double_unit"
+    step: Annotated[int, msgspec.Meta(ge=5, multiple_of=5)] = 40
+    tractor_follow: bool = True
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "tuolaji": {},
+    "power_kitty": {"kitty_multiplier": "power"},
+}
+DEFAULT_PRESET = "tuolaji"
+
+
+def options_for(variant: Variant | None) -> ShengjiOptions:
+    return resolve_options(variant or Variant(), PRESETS, DEFAULT_PRESET, ShengjiOptions)
+
+
+def level_change(points: int, step: int = 40) -> tuple[str, int]:
+    """升级表: ("holders" | "attackers", levels) from the attackers' points; the line is 2 × step.
+
+    0 → holders +3; under one step → +2; under the line → +1; from the line the
+    attackers take the bank, +1 per further step (80 → 0, 120 → 1, 160 → 2 …).
+    """
+    if points <= 0:
+        return "holders", 3
+    if points < step:
+        return "holders", 2
+    if points < 2 * step:
+        return "holders", 1
+    return "attackers", (points - 2 * step) // step
+
+
+@dataclass(slots=True)
+class Played:
+    """How the tricks went: the attackers' points, or the first breach and its trick."""
+
+    points: int | None
+    problem: str | None = None
+    trick_points: int = 0
+    kitty_points: int = 0
+
+
+def play_tricks(hand: ShengjiHand, hands: dict[str, Counter], seats: list[str], trumps: tricks.Trumps, options: ShengjiOptions) -> Played:
+    """出牌: every trick in turn order from the declarer, checked; the attackers' points."""
+    holders = {hand.declarer, seats[(seats.index(hand.declarer) + 2) % 4]}
+    leader = hand.declarer
+    total = counted = 0
+    last_winner, last_lead = leader, None
+    for number, trick in enumerate(hand.tricks, 1):
+
+        def breach(text: str, number: int = number) -> Played:
+            return Played(None, f"trick {number}: {text}")
+
+        start = seats.index(leader)
+        expected = [seats[(start + i) % 4] for i in range(4)]
+        if [p.player for p in trick] != expected:
+            return breach(f"plays by {', '.join(p.player for p in trick)}, the turn order is {', '.join(expected)}")
+        for play in trick:
+            short = sorted((Counter(play.cards) - hands[play.player]).elements())
+            if short:
+                return breach(f"{play.player} plays {' '.join(short)} not held")
+        lead = tricks.shape(trick[0].cards, trumps)
+        if lead is None:
+            return breach(f"{leader} leads cards of more than one suit")
+        if lead.kind == "throw":
+            problem = tricks.throw_problem(lead, trick[0].cards, (hands[p] for p in seats if p != leader), trumps)
+            if problem:
+                return breach(f"{leader} {problem}")
+        for play in trick[1:]:
+            problem = tricks.follow_problem(lead, hands[play.player], play.cards, trumps, options.tractor_follow)
+            if problem:
+                return breach(f"{play.player} {problem}")
+        for play in trick:
+            hands[play.player] -= Counter(play.cards)
+        winner = trick[tricks.trick_winner([(p.player, p.cards) for p in trick], trumps)].player
+        won = tricks.points(c for p in trick for c in p.cards)
+        counted += won
+        if winner not in holders:
+            total += won
+        leader, last_winner, last_lead = winner, winner, lead
+    if any(hands[p] for p in seats):
+        return Played(None, f"trick {len(hand.tricks)}: the tricks end with cards still held")
+    kitty = tricks.points(hand.buried)
+    if last_lead is not None and last_winner not in holders:
+        total += kitty * tricks.kitty_multiplier(last_lead, options.kitty_multiplier)
+    return Played(total, None, counted, kitty)
+
+
+def seats_of(index: int, hand: ShengjiHand, session_players: list[str]) -> list[str]:
+    """Seat order from the session's players; DealError for a deal that cannot be."""
+    seated = list(hand.deal)
+    for name in (*seated, hand.declarer, *hand.claimed):
+        if name not in session_players:
+            raise DealError(f"round {index}: player {name} is not in the session's players")
+    if len(seated) != 4 or hand.declarer not in seated:
+        raise DealError(f"round {index}: 升级 deals four players and the declarer is one of them")
+    for player, cards in hand.deal.items():
+        if len(cards) != HAND_SIZE:
+            raise DealError(f"round {index}: {player} holds {len(cards)} cards, not {HAND_SIZE}")
+    if len(hand.kitty) != KITTY_SIZE or len(hand.buried) != KITTY_SIZE:
+        raise DealError(f"round {index}: the kitty and the buried cards are {KITTY_SIZE} cards each")
+    over = Counter(c for cards in hand.deal.values() for c in cards) + Counter(hand.kitty) - DECK
+    if over:
+        raise DealError(f"round {index}: duplicate card {sorted(over)[0]} (more than two decks hold)")
+    for trick in hand.tricks:
+        for play in trick:
+            if play.player not in seated:
+                raise DealError(f"round {index}: {play.player} plays but is not dealt in")
+    return [p for p in session_players if p in seated]
+
+
+def replay_hands(hands: list[ShengjiHand], players: list[str], options: ShengjiOptions) -> Iterator[RoundResult]:
+    levels = [0, 0]
+    holding: int | None = None
+    resync = False
+    for index, hand in enumerate(hands, 1):
+        seats = seats_of(index, hand, players)
+        team = seats.index(hand.declarer) % 2
+        issues: list[Integrity] = []
+
+        def flag(check: str, detail: str, who: tuple[str, ...] = ()) -> None:
+            issues.append(Integrity(round=index, check=check, detail=f"hand {index}: {detail}", players=who))
+
+        if holding is not None and team != holding:
+            flag(WRONG_BANKER, f"declarer {hand.declarer} is on the attacking side; the last hand left the bank with the other team", (hand.declarer,))
+        holding = team
+        if resync and hand.level is not None:
+            levels[team], resync = LEVELS.index(hand.level), False
+        level = LEVELS[levels[team]]
+        if hand.level is not None and hand.level != level:
+            flag(ILLEGAL_ACTION, f"played at level {hand.level}, the levels give {level}")
+        trumps = tricks.Trumps(level, None if hand.trump == "NT" else hand.trump)
+        held = {p: Counter(hand.deal[p]) for p in seats}
+        held[hand.declarer] += Counter(hand.kitty)
+        short = Counter(hand.buried) - held[hand.declarer]
+        points: int | None
+        if short:
+            flag(ILLEGAL_ACTION, f"{hand.declarer} buries {' '.join(sorted(short.elements()))} not held")
+            points = hand.points
+        else:
+            held[hand.declarer] -= Counter(hand.buried)
+            played = play_tricks(hand, held, seats, trumps, options)
+            if played.problem:
+                flag(ILLEGAL_ACTION, played.problem)
+            points = played.points if played.points is not None else hand.points
+            if played.points is not None and hand.points is not None and hand.points != played.points:
+                flag(SETTLEMENT_MISMATCH, f"attackers' points logged {hand.points}, the tricks give {played.points}")
+        if points is None:  # the result cannot be known: take the claim, resync on the next level
+            deltas = dict(hand.claimed)
+            holding, resync = None, True
+        else:
+            side, gain = level_change(points, options.step)
+            gainer = team if side == "holders" else 1 - team
+            amount = gain * options.stake_per_level
+            deltas = {p: amount if seats.index(p) % 2 == gainer else -amount for p in seats}
+            levels[gainer] = min(levels[gainer] + gain, len(LEVELS) - 1)
+            holding = gainer
+            mismatch = compare_claims(index, deltas, hand.claimed)
+            if mismatch:
+                issues.append(mismatch)
+        stakes = {p: options.stake_per_level for p in seats}
+        yield RoundResult(index, deltas, stakes, hand.declarer, 0, 0, issues)
+
+
+class Shengji:
+    """升级: the Game engine."""
+
+    code = "shengji"
+    name_zh = "升级"
+    name_en = "Shengji (Tractor)"
+
+    def replay(self, session: Session) -> Iterator[RoundResult]:
+        options = options_for(session.variant)
+        hands = decode_rounds(session.rounds, ShengjiHand)
+        yield from replay_hands(hands, [p.id for p in session.players], options)
+
+    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
+        """牌型: what a lead is (single, pair, tractor, throw) under a level and trump, and its points."""
+        opts = dict((variant or Variant()).options)
+        if isinstance(hand, dict):
+            opts.update({k: hand[k] for k in ("level", "trump") if k in hand})
+            hand = hand.get("cards")
+        level, trump = str(opts.get("level", "2")), str(opts.get("trump", "NT"))
+        if level not in LEVELS or trump not in ("S", "H", "C", "D", "NT"):
+            raise DealError("升级 needs a level 2 … A and a trump S, H, C, D or NT")
+        try:
+            cards = msgspec.convert(hand, list[Card])
+        except msgspec.ValidationError:
+            raise DealError("a 升级 play is a list of card strings (S10, HQ, BJ, RJ …)") from None
+        trumps = tricks.Trumps(level, None if trump == "NT" else trump)
+        found = tricks.shape(cards, trumps)
+        return {
+            "game": self.code,
+            "level": level,
+            "trump": trump,
+            "cards": cards,
+            "shape": found.kind if found else "mixed",
+            "suit": (("trump" if found.suit == tricks.TRUMP else found.suit) if found else None),
+            "units": list(found.units) if found else [],
+            "points": tricks.points(cards),
+            "trumps": [c for c in cards if trumps.suit(c) == tricks.TRUMP],
+        }
+
+    def simulate(
+        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
+    ) -> Simulated:
+        from compliance.games.shengji_sim import simulate  # here: shengji_sim imports this module
+
+        return simulate(rng, players, n_rounds, base, anomaly_rate)
+
+
+GAME = Shengji()

@@ -1,0 +1,195 @@
+"""升级出牌: trumps, units (single, pair, tractor), following suit and the winner of a trick.
+
+Trumps (主牌) are the jokers, every card of the level rank and the trump suit
+(seed 003 升级: "主牌包括常主、当局级数和当局主花色"). Within trumps: 大王 >
+小王 > the level card of the trump suit > the level cards of the other suits
+(equal) > the trump suit A … 2. Each card gets a position in its effective
+suit such that a tractor (拖拉机) is a run of pairs on consecutive positions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from compliance.games.cards import JOKERS, rank_of, suit_of
+
+NATURAL_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+TRUMP = "T"
+POINTS = {"5": 5, "10": 10, "K": 10}
+
+
+def points(cards: Iterable[str]) -> int:
+    """分牌: 5 counts 5, 10 and K count 10 (seed 003: "5代表5分，10和K代表10分")."""
+    return sum(POINTS.get(rank_of(c), 0) for c in cards if c not in JOKERS)
+
+
+class Trumps:
+    """主: the level rank and the trump suit (None: 无主) decide each card's suit and position."""
+
+    def __init__(self, level: str, suit: str | None):
+        self.level = level
+        self.suit_letter = suit
+        self.plain = [r for r in NATURAL_ORDER if r != level]
+        self._index = {r: i for i, r in enumerate(self.plain)}
+        top = len(self.plain)
+        self._trump_top = {"RJ": top + 3, "BJ": top + 2} if suit else {"RJ": top + 2, "BJ": top + 1}
+
+    def suit(self, card: str) -> str:
+        """The effective suit: T for a trump, else the card's own suit letter."""
+        if card in JOKERS or rank_of(card) == self.level or suit_of(card) == self.suit_letter:
+            return TRUMP
+        return card[0]
+
+    def position(self, card: str) -> int:
+        if card in JOKERS:
+            return self._trump_top[card]
+        if rank_of(card) == self.level:
+            return len(self.plain) + (1 if suit_of(card) == self.suit_letter else 0)
+        return self._index[rank_of(card)]
+
+    def of_suit(self, cards: Iterable[str], suit: str) -> list[str]:
+        return [c for c in cards if self.suit(c) == suit]
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """牌型: a lead's kind (single, pair, tractor, throw), its suit, top position and units."""
+
+    kind: str
+    suit: str
+    top: int
+    units: tuple[int, ...]  # sizes in cards of each unit, largest first
+
+    @property
+    def pairs(self) -> int:
+        return sum(u // 2 for u in self.units if u >= 2)
+
+
+def pair_positions(cards: Sequence[str], trumps: Trumps) -> list[int]:
+    """The positions of the identical pairs among the cards, high to low."""
+    counts = Counter(cards)
+    return sorted((trumps.position(c) for c, n in counts.items() if n >= 2), reverse=True)
+
+
+def longest_tractor(positions: Sequence[int]) -> tuple[int, int]:
+    """(length in pairs, top position) of the longest run of consecutive distinct pair positions."""
+    best = (0, -1)
+    distinct = sorted(set(positions))
+    run = 0
+    for i, pos in enumerate(distinct):
+        run = run + 1 if i and pos == distinct[i - 1] + 1 else 1
+        if run > best[0] or (run == best[0] and pos > best[1]):
+            best = (run, pos)
+    return best
+
+
+def units(cards: Sequence[str], trumps: Trumps) -> tuple[int, ...]:
+    """Decompose into tractors, pairs and singles, the longest tractors first."""
+    positions = pair_positions(cards, trumps)
+    sizes: list[int] = []
+    remaining = list(positions)
+    while True:
+        length, top = longest_tractor(remaining)
+        if length < 2:
+            break
+        sizes.append(2 * length)
+        for pos in range(top - length + 1, top + 1):
+            remaining.remove(pos)
+    sizes += [2] * len(remaining)
+    sizes += [1] * (len(cards) - sum(sizes))
+    return tuple(sorted(sizes, reverse=True))
+
+
+def shape(cards: Sequence[str], trumps: Trumps) -> Shape | None:
+    """What a lead is; None if its cards are not all of one effective suit."""
+    suits = {trumps.suit(c) for c in cards}
+    if len(suits) != 1 or not cards:
+        return None
+    suit = suits.pop()
+    top = max(trumps.position(c) for c in cards)
+    if len(cards) == 1:
+        return Shape("single", suit, top, (1,))
+    found = units(cards, trumps)
+    if found == (2,) and len(cards) == 2:
+        return Shape("pair", suit, top, found)
+    if len(found) == 1 and found[0] == len(cards):
+        return Shape("tractor", suit, top, found)
+    return Shape("throw", suit, top, found)
+
+
+def has_tractor(cards: Sequence[str], trumps: Trumps, length: int) -> bool:
+    return longest_tractor(pair_positions(cards, trumps))[0] >= length
+
+
+def follow_problem(lead: Shape, hand: Counter, play: Sequence[str], trumps: Trumps, tractor_follow: bool) -> str | None:
+    """跟牌: the right count, the lead's suit while any is held, pairs for pairs, a tractor for a tractor."""
+    size = sum(lead.units)
+    if len(play) != size:
+        return f"plays {len(play)} cards to a lead of {size}"
+    held = trumps.of_suit(hand.elements(), lead.suit)
+    played = trumps.of_suit(play, lead.suit)
+    if len(played) < min(size, len(held)):
+        return f"plays {len(played)} of the led suit while holding {len(held)} (must follow suit)"
+    want = min(lead.pairs, len(pair_positions(held, trumps)), len(played) // 2)
+    if len(pair_positions(played, trumps)) < want:
+        return f"plays {len(pair_positions(played, trumps))} pairs to a lead of {lead.pairs} while holding {want}"
+    if tractor_follow and lead.kind == "tractor":
+        length = lead.units[0] // 2
+        if has_tractor(held, trumps, length) and not has_tractor(played, trumps, length):
+            return "holds a tractor of the led suit but does not play it"
+    return None
+
+
+def throw_problem(lead: Shape, cards: Sequence[str], others: Iterable[Counter], trumps: Trumps) -> str | None:
+    """甩牌: each unit must be unbeatable by any other player's holding in that suit."""
+    counts = Counter(cards)
+    singles = [trumps.position(c) for c, n in counts.items() if n == 1]
+    pairs = pair_positions(cards, trumps)
+    for hand in others:
+        suit_cards = trumps.of_suit(hand.elements(), lead.suit)
+        if singles and any(trumps.position(c) > min(singles) for c in suit_cards):
+            return "throws a single another player can beat"
+        if pairs and any(p > min(pairs) for p in pair_positions(suit_cards, trumps)):
+            return "throws a pair another player can beat"
+    return None
+
+
+def beats(play: Sequence[str], best: Sequence[str], lead: Shape, trumps: Trumps) -> bool:
+    """管上: same shape in the led suit and higher, or a trump of the lead's shape over a side suit."""
+    mine, theirs = shape(play, trumps), shape(best, trumps)
+    if mine is None or theirs is None or mine.units != lead.units:
+        return False
+    if lead.kind == "throw":
+        if mine.suit != TRUMP or lead.suit == TRUMP:
+            return False  # only a trump ruff beats a throw
+    elif mine.kind != lead.kind:
+        return False
+    if mine.suit == theirs.suit:
+        return mine.suit in (lead.suit, TRUMP) and _unit_top(play, mine, trumps) > _unit_top(best, theirs, trumps)
+    return mine.suit == TRUMP and lead.suit != TRUMP
+
+
+def _unit_top(cards: Sequence[str], found: Shape, trumps: Trumps) -> int:
+    """The top of the largest unit (a throw is judged by its largest unit)."""
+    if found.units[0] == 1:
+        return found.top
+    return max(pair_positions(cards, trumps))
+
+
+def trick_winner(plays: Sequence[tuple[str, Sequence[str]]], trumps: Trumps) -> int:
+    """The index of the play that wins the trick: the first highest wins ties."""
+    lead = shape(plays[0][1], trumps)
+    assert lead is not None
+    best = 0
+    for i in range(1, len(plays)):
+        if beats(plays[i][1], plays[best][1], lead, trumps):
+            best = i
+    return best
+
+
+def kitty_multiplier(lead: Shape, rule: str) -> int:
+    """扣底: 2 × the largest unit of the last trick, or 2 to the power of its size."""
+    largest = lead.units[0]
+    return 2 * largest if rule == "double_unit" else 2**largest
