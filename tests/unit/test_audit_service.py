@@ -1,0 +1,55 @@
+"""The audit use case with a fake unit of work: no database needed."""
+
+from __future__ import annotations
+
+from compliance import services
+from compliance.errors import LogError
+from tests.conftest import SAMPLES
+from tests.fakes import FakeUnitOfWork
+
+
+def test_audit_seeds_rules_once_stores_sessions_and_commits(rule_book):
+    uow = FakeUnitOfWork()
+    summary = services.audit(uow, [str(SAMPLES / "douniu.jsonl")], services.AuditOptions())
+    assert uow.committed
+    assert uow.book is not None
+    assert summary.sessions == len(uow.sessions) == 8
+    assert uow.runs[0]["summary"]["sessions"] == 8
+
+
+def test_findings_stream_to_the_callback_as_they_are_made(rule_book):
+    seen = []
+    services.audit(FakeUnitOfWork(rule_book), [str(SAMPLES / "douniu.jsonl")],
+                   services.AuditOptions(), on_finding=seen.append)
+    assert len(seen) == 34
+    assert sum(1 for f in seen if f.kind == "integrity") == 1
+
+
+def test_jurisdiction_fills_in_only_where_the_log_names_none(rule_book, tmp_path):
+    line = (SAMPLES / "douniu.jsonl").read_text().splitlines()[0]
+    bare = line.replace('"jurisdiction": "430000", ', "")
+    path = tmp_path / "x.jsonl"
+    path.write_text(bare + "\n" + line.replace("hn-2026-03-01", "named") + "\n")
+    uow = FakeUnitOfWork(rule_book)
+    services.audit(uow, [str(path)], services.AuditOptions(jurisdiction="hubei"))
+    assert uow.sessions[("demo-platform", "hn-2026-03-01")].jurisdiction == "hubei"
+    assert uow.sessions[("demo-platform", "named")].jurisdiction == "430000"
+
+
+def test_as_of_judges_under_the_rules_of_that_date(rule_book):
+    uow = FakeUnitOfWork(rule_book)
+    services.audit(uow, [str(SAMPLES / "douniu.jsonl")],
+                   services.AuditOptions(as_of=__import__("datetime").date(2025, 6, 1)))
+    f = uow.sessions[("demo-platform", "hn-2026-03-01")].findings[0]
+    assert f.judged_on == "2025-06-01"
+    assert "第七十条" in f.statutory_citation
+
+
+def test_strict_raises_at_the_first_reject(rule_book):
+    try:
+        services.audit(FakeUnitOfWork(rule_book), [str(SAMPLES / "bad.jsonl")],
+                       services.AuditOptions(strict=True))
+    except LogError as exc:
+        assert ":2 session cut-1" in str(exc)
+    else:
+        raise AssertionError("strict audit did not stop")

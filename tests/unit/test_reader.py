@@ -1,0 +1,71 @@
+"""The streaming reader: line numbers, byte ranges, gzip, rejects."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from compliance.logs.reader import Located, Reject, read_sessions, split_ranges
+from tests.conftest import SAMPLES
+from tests.sample_logs import render
+
+
+def test_the_committed_samples_are_what_the_builders_make():
+    for name, text in render().items():
+        assert (SAMPLES / name).read_text(encoding="utf-8") == text, name
+
+
+def test_every_line_ends_as_a_session_or_a_reject_with_its_line_number():
+    items = list(read_sessions(str(SAMPLES / "bad.jsonl")))
+    assert [type(i).__name__ for i in items] == ["Located", "Reject", "Located", "Located"]
+    assert [i.line for i in items] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("{", "malformed JSON: Input data was truncated"),
+        ('{"format": "stakelog/2"}', "invalid session: Invalid enum value 'stakelog/2' - at `$.format`"),
+        ("[]", "invalid session: Expected `object`, got `array`"),
+    ],
+    ids=["truncated", "wrong-format", "not-an-object"],
+)
+def test_a_bad_line_gives_a_one_line_reason(tmp_path, line, reason):
+    path = tmp_path / "x.jsonl"
+    path.write_text(line + "\n")
+    (item,) = read_sessions(str(path))
+    assert isinstance(item, Reject)
+    assert item.reason.startswith(reason)
+    assert "\n" not in item.reason
+
+
+def test_a_session_without_a_time_zone_is_rejected(tmp_path):
+    session = json.loads((SAMPLES / "douniu.jsonl").read_text().splitlines()[0])
+    session["started_at"] = "2026-03-01T20:00:00"
+    path = tmp_path / "x.jsonl"
+    path.write_text(json.dumps(session) + "\n")
+    (item,) = read_sessions(str(path))
+    assert (item.session_id, item.reason) == ("hn-2026-03-01", "started_at has no time zone")
+
+
+def test_gzip_logs_read_the_same_as_plain_ones(tmp_path):
+    plain = (SAMPLES / "douniu.jsonl").read_bytes()
+    packed = tmp_path / "douniu.jsonl.gz"
+    packed.write_bytes(gzip.compress(plain))
+    ids = [i.session.session_id for i in read_sessions(str(packed))]
+    assert ids == [i.session.session_id for i in read_sessions(str(SAMPLES / "douniu.jsonl"))]
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3, 5, 8, 50])
+def test_byte_ranges_cover_every_line_once_with_true_line_numbers(parts):
+    path = str(SAMPLES / "douniu.jsonl")
+    whole = [(i.line, i.session.session_id) for i in read_sessions(path)]
+    pieces = []
+    for start, end in split_ranges(path, parts):
+        pieces.extend(
+            (i.line, i.session.session_id) for i in read_sessions(path, start, end)
+            if isinstance(i, Located)
+        )
+    assert pieces == whole
