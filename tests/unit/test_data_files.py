@@ -229,7 +229,7 @@ def test_penalty_scales_name_tiers_and_maxima(files):
         where = f"{path.name}: {penalty['id']}"
         assert penalty["tiers"] and set(penalty["tiers"]) <= set(TIERS), where
         assert penalty["article"] and penalty["text"], where
-        for key in ("detention_days_max", "fine_max"):
+        for key in ("detention_days_max", "fine_min", "fine_max"):
             if key in penalty:
                 assert isinstance(penalty[key], int) and penalty[key] > 0, where
 
