@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -116,3 +118,11 @@ def test_drawing_two_after_stacked_sevens_is_an_illegal_play():
     result = next(GAME.replay(session_of([stacked_sevens(["SA", "SK"])])))
     details = [i.detail for i in result.issues if i.check == ILLEGAL_ACTION]
     assert "round 1 play 3: c owes a draw of 4 and logs a draw of 2" in details
+
+
+def test_the_round_record_example_in_the_docs_is_the_hand_computed_deal():
+    text = (Path(__file__).parents[2] / "docs/games/bianselong.md").read_text(encoding="utf-8")
+    example = json.loads(
+        text.split("## Round record", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    )
+    assert example == DOC_EXAMPLE

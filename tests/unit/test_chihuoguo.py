@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import UTC, datetime
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -198,3 +200,14 @@ def test_describe_lists_what_each_third_card_does():
 def test_describe_settles_a_record_with_a_third_card():
     described = GAME.describe({"ends": ["SA", "HK"], "third": "CK", "bet": 50, "pot": 400})
     assert (described["outcome_zh"], described["delta"]) == ("牛角尖", -200)
+
+
+def test_the_round_record_example_in_the_docs_replays_as_it_says():
+    text = (Path(__file__).parents[2] / "docs/games/chihuoguo.md").read_text(encoding="utf-8")
+    example = json.loads(
+        text.split("## Round record", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    )
+    results = list(GAME.replay(session_of(example, buy_in=None)))
+    assert [r.issues for r in results] == [[], []]
+    assert results[0].deltas == {"a": -400, "b": -500, "c": -500, "d": -500}
+    assert (results[0].carried, results[0].stakes["a"], results[1].carried) == (1900, 100, 0)
