@@ -104,11 +104,12 @@ BANKER_TIE_LEVELS = frozenset(range(1, hands.BULL_BULL + 1))
 
 
 def options_for(variant: Variant | None) -> DouniuOptions:
+    """玩法: the options of a log's variant (preset `classic` unless named)."""
     return resolve_options(variant or Variant(), PRESETS, DEFAULT_PRESET, DouniuOptions)
 
 
 def _check_deal(index: int, rnd: DouniuRound, known: set[str]) -> None:
-    """Structural checks: raise DealError naming the round and what is impossible."""
+    """发牌检查: raise DealError naming the round and what is impossible (the slow path)."""
     seats = rnd.seats
     if not 2 <= len(seats) <= 6:
         raise DealError(f"round {index}: {len(seats)} seats, 斗牛 seats 2 to 6 (seed 004 rule 2)")
@@ -135,7 +136,7 @@ def _check_deal(index: int, rnd: DouniuRound, known: set[str]) -> None:
 
 
 def hand_scores(index: int, rnd: DouniuRound, known: set[str]) -> list[int]:
-    """Every seat's hand score, after the structural checks; DealError if the deal is impossible."""
+    """牌力: every seat's hand score (hot path); DealError naming the round if the deal is impossible."""
     seats = rnd.seats
     names = [s.player for s in seats]
     n = len(seats)

@@ -198,7 +198,43 @@ def test_impossible_deals_raise_deal_error_naming_the_round(rnd, reason):
 
 
 def test_seven_seats_are_impossible():
-    deck = ["SA", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "SJ", "SQ", "SK", "HA", "H2", "H3", "H4", "H5", "H6", "H7", "H8", "H9", "H10", "HJ", "HQ", "HK", "CA", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9"]
+    deck = [
+        "SA",
+        "S2",
+        "S3",
+        "S4",
+        "S5",
+        "S6",
+        "S7",
+        "S8",
+        "S9",
+        "S10",
+        "SJ",
+        "SQ",
+        "SK",
+        "HA",
+        "H2",
+        "H3",
+        "H4",
+        "H5",
+        "H6",
+        "H7",
+        "H8",
+        "H9",
+        "H10",
+        "HJ",
+        "HQ",
+        "HK",
+        "CA",
+        "C2",
+        "C3",
+        "C4",
+        "C5",
+        "C6",
+        "C7",
+        "C8",
+        "C9",
+    ]
     rnd = round_of("p1", *(seat(f"p{i + 1}", " ".join(deck[5 * i : 5 * i + 5])) for i in range(7)))
     with pytest.raises(DealError, match="7 seats"):
         replay([rnd], players=[f"p{i}" for i in range(1, 8)])
