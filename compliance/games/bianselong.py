@@ -28,7 +28,7 @@ from compliance.games.base import (
     decode_rounds,
     resolve_options,
 )
-from compliance.games.bianselong_table import BianselongOptions, Deal, Table, card_points
+from compliance.games.bianselong_table import BianselongDeal, BianselongOptions, Table, card_points
 from compliance.logs.records import Session, Variant
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -38,7 +38,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 DEFAULT_PRESET = "seed"
 UNSCORED = ("ace_points", "king_points")
 
-ROUND_TYPE = Deal
+ROUND_TYPE = BianselongDeal
 
 
 def missing_values(variant: Variant) -> list[str]:
@@ -85,7 +85,7 @@ class Bianselong:
         opts = self.options(session.variant)
         seats = [p.id for p in session.players]
         totals = dict.fromkeys(seats, 0)
-        for index, deal in enumerate(decode_rounds(session.rounds, Deal), 1):
+        for index, deal in enumerate(decode_rounds(session.rounds, BianselongDeal), 1):
             if deal.new_game:
                 totals = dict.fromkeys(seats, 0)
             yield self._replay_deal(index, deal, seats, totals, opts)
@@ -93,7 +93,7 @@ class Bianselong:
     def _replay_deal(
         self,
         index: int,
-        deal: Deal,
+        deal: BianselongDeal,
         seats: list[str],
         totals: dict[str, int],
         opts: BianselongOptions,

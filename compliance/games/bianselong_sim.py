@@ -9,7 +9,7 @@ from typing import Any
 from compliance.games import cards
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Simulated
 from compliance.games.bianselong import PRESETS, settle_penalties
-from compliance.games.bianselong_table import BianselongOptions, Play, Table
+from compliance.games.bianselong_table import BianselongOptions, BianselongPlay, Table
 
 SIM_PRESET = "court10"
 MAX_TURNS = 400
@@ -32,7 +32,9 @@ class Stock:
         return drawn
 
 
-def choose_play(table: Table, player: str, stock: Stock, rng: random.Random, cheat: bool) -> Play:
+def choose_play(
+    table: Table, player: str, stock: Stock, rng: random.Random, cheat: bool
+) -> BianselongPlay:
     """Pass a 7 or 8 on when possible; else play a matching card, a J last; else draw.
 
     With `cheat`, a player who could play draws instead (an illegal action).
@@ -40,19 +42,23 @@ def choose_play(table: Table, player: str, stock: Stock, rng: random.Random, che
     playable = table.playable(player)
     if table.pending_draw:
         if playable:
-            return Play(player=player, card=rng.choice(playable))
-        return Play(player=player, draw=stock.draw(table, table.pending_draw))
+            return BianselongPlay(player=player, card=rng.choice(playable))
+        return BianselongPlay(player=player, draw=stock.draw(table, table.pending_draw))
     if table.pending_skip:
-        return Play(player=player, card=rng.choice(playable)) if playable else Play(player=player)
+        return (
+            BianselongPlay(player=player, card=rng.choice(playable))
+            if playable
+            else BianselongPlay(player=player)
+        )
     if playable and not (cheat and table.available()):
         plain = [c for c in playable if cards.rank_of(c) != "J"]
         card = rng.choice(plain or playable)
         if cards.rank_of(card) != "J":
-            return Play(player=player, card=card)
+            return BianselongPlay(player=player, card=card)
         rest = Counter(cards.suit_of(c) for c in table.hands[player].elements() if c != card)
         suit = rest.most_common(1)[0][0] if rest else cards.suit_of(card)
-        return Play(player=player, card=card, suit=suit)
-    return Play(player=player, draw=stock.draw(table, table.opts.stuck_draw))
+        return BianselongPlay(player=player, card=card, suit=suit)
+    return BianselongPlay(player=player, draw=stock.draw(table, table.opts.stuck_draw))
 
 
 def play_out(
@@ -120,7 +126,7 @@ def simulate_session(
     return Simulated(variant=variant, rounds=rounds, anomalies=anomalies)
 
 
-def _play_dict(play: Play) -> dict[str, Any]:
+def _play_dict(play: BianselongPlay) -> dict[str, Any]:
     entry: dict[str, Any] = {"player": play.player}
     if play.card is not None:
         entry["card"] = play.card

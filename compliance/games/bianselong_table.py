@@ -41,7 +41,7 @@ class BianselongOptions(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
     max_decks: int = 3
 
 
-class Play(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+class BianselongPlay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """出牌: one turn. A card, cards drawn, or neither (a turn lost to an 8)."""
 
     player: str
@@ -50,7 +50,7 @@ class Play(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaul
     draw: list[cards.Card] = []
 
 
-class Deal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class BianselongDeal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """一局: the deal, every turn until a player goes out, and the platform's result.
 
     `claimed` is the money per player in points; `penalties` the penalty
@@ -59,7 +59,7 @@ class Deal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
     hands: dict[str, list[cards.Card]]
     starter: cards.Card
-    plays: list[Play]
+    plays: list[BianselongPlay]
     decks: int = 1
     new_game: bool = False
     claimed: dict[str, int] = {}
@@ -136,7 +136,7 @@ class Table:
     def playable(self, player: str) -> list[str]:
         return sorted(c for c in self.hands[player] if self.hands[player][c] and self.can_play(c))
 
-    def apply(self, play: Play) -> list[str]:
+    def apply(self, play: BianselongPlay) -> list[str]:
         """Carry out one turn; what it breaks, in words (an empty list if nothing)."""
         self.problems = []
         if self.winner is not None:
@@ -157,7 +157,7 @@ class Table:
             self.turn = (self.turn + self.direction) % len(self.order)
         return self.problems
 
-    def _answer_seven(self, play: Play) -> None:
+    def _answer_seven(self, play: BianselongPlay) -> None:
         """7 (rule 罚牌): draw the accumulated cards and lose the turn, or pass it on with a 7."""
         owed = self.pending_draw
         if play.card is not None and not play.draw:
@@ -176,7 +176,7 @@ class Table:
         if play.card is not None:
             self._play_card(play)
 
-    def _answer_eight(self, play: Play) -> None:
+    def _answer_eight(self, play: BianselongPlay) -> None:
         """8 (禁止牌): lose the turn, or pass it on with an 8."""
         self.pending_skip = False
         if play.card is None and not play.draw:
@@ -187,7 +187,7 @@ class Table:
         if play.card is not None:
             self._play_card(play)
 
-    def _take_turn(self, play: Play) -> None:
+    def _take_turn(self, play: BianselongPlay) -> None:
         if play.card is None and not play.draw:
             if self.available() or self.playable(play.player):
                 self.problems.append(f"{play.player} passes without playing or drawing")
@@ -209,7 +209,7 @@ class Table:
                 self.problems.append(f"{play.player} plays {play.card} on {self._top_words()}")
             self._play_card(play)
 
-    def _play_card(self, play: Play) -> None:
+    def _play_card(self, play: BianselongPlay) -> None:
         card, hand = play.card or "", self.hands[play.player]
         if hand[card] == 0:
             raise DealError(f"{play.player} plays {card}, which is not in his hand")
@@ -248,7 +248,7 @@ class Table:
         return f"{self.top} (must match its suit or rank)"
 
     @staticmethod
-    def _what(play: Play) -> str:
+    def _what(play: BianselongPlay) -> str:
         if play.card is None and not play.draw:
             return "a pass"
         drawn = f"a draw of {len(play.draw)}" if play.draw else ""

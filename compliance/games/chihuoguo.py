@@ -57,7 +57,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 DEFAULT_PRESET = "seed"
 
 
-class Turn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class ChihuoguoTurn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """一手: one player's turn, with the antes paid just before it.
 
     `pot` and `chips` are the platform's figures before this turn's antes;
@@ -75,7 +75,7 @@ class Turn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     claimed: dict[str, int] = {}
 
 
-ROUND_TYPE = Turn
+ROUND_TYPE = ChihuoguoTurn
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +115,7 @@ def settle_bet(ends: list[str], third: str, bet: int, pot: int, opts: ChihuoguoO
     return Outcome("outside", -min(bet, opts.loss_cap))
 
 
-def bet_breaches(turn: Turn, chips: int, pot: int, opts: ChihuoguoOptions) -> list[str]:
+def bet_breaches(turn: ChihuoguoTurn, chips: int, pot: int, opts: ChihuoguoOptions) -> list[str]:
     """添菜 limits of rules 7, 8, 9 and 14, in the seed's words where it has them."""
     if turn.action == "pass":
         return [f"a pass carries a bet of {turn.bet}"] if turn.bet else []
@@ -144,7 +144,7 @@ class Table:
     last_player: str | None = None
     orbit_cards: dict[str, int] = field(default_factory=dict)
 
-    def play(self, index: int, turn: Turn) -> RoundResult:
+    def play(self, index: int, turn: ChihuoguoTurn) -> RoundResult:
         self._check_structure(index, turn)
         issues = self._check_figures(index, turn)
         issues += self._check_order(index, turn)
@@ -169,7 +169,7 @@ class Table:
         self.last_player = turn.player
         return RoundResult(index, deltas, stakes, carried=-sum(deltas.values()), issues=issues)
 
-    def _check_structure(self, index: int, turn: Turn) -> None:
+    def _check_structure(self, index: int, turn: ChihuoguoTurn) -> None:
         named = [turn.player, *turn.antes, *(turn.chips or {})]
         strangers = [p for p in named if p not in self.chips]
         if strangers:
@@ -195,7 +195,7 @@ class Table:
                 )
             self.orbit_cards[card] = index
 
-    def _check_figures(self, index: int, turn: Turn) -> list[Integrity]:
+    def _check_figures(self, index: int, turn: ChihuoguoTurn) -> list[Integrity]:
         """The log's pot and chips against the carried ones (pot + chips constant)."""
         found = []
         if turn.pot is not None and turn.pot != self.pot:
@@ -212,7 +212,7 @@ class Table:
             )
         return found
 
-    def _check_order(self, index: int, turn: Turn) -> list[Integrity]:
+    def _check_order(self, index: int, turn: ChihuoguoTurn) -> list[Integrity]:
         """Rule 4: turns go round the table in seat order."""
         if self.last_player is None:
             return []
@@ -222,7 +222,9 @@ class Table:
         detail = f"round {index}: {turn.player} dealt out of turn ({due}'s turn)"
         return [Integrity(index, ILLEGAL_ACTION, detail, (turn.player,))]
 
-    def _take_antes(self, index: int, turn: Turn, deltas: dict[str, int]) -> list[Integrity]:
+    def _take_antes(
+        self, index: int, turn: ChihuoguoTurn, deltas: dict[str, int]
+    ) -> list[Integrity]:
         """底料 (rule 3): one equal share each."""
         found = []
         shares = set(turn.antes.values())
@@ -238,7 +240,9 @@ class Table:
             deltas[player] -= amount
         return found
 
-    def _negative_chips(self, index: int, before: dict[str, int], turn: Turn) -> list[Integrity]:
+    def _negative_chips(
+        self, index: int, before: dict[str, int], turn: ChihuoguoTurn
+    ) -> list[Integrity]:
         found = []
         for player in self.seats:
             if self.chips[player] < 0 <= before[player]:
@@ -251,7 +255,7 @@ class Table:
         return found
 
 
-def starting_chips(session: Session, turns: list[Turn]) -> dict[str, int]:
+def starting_chips(session: Session, turns: list[ChihuoguoTurn]) -> dict[str, int]:
     """Chips before round 1: the players' buy-ins, else round 1's logged chips."""
     seats = [p.id for p in session.players]
     buy_ins = {p.id: p.buy_in for p in session.players if p.buy_in is not None}
@@ -269,6 +273,7 @@ class Chihuoguo:
     code = "chihuoguo"
     name_zh = "吃火锅"
     name_en = "Hot pot (in-between pot game)"
+    seat_range = (4, 4)
 
     def options(self, variant: Variant | None) -> ChihuoguoOptions:
         return resolve_options(variant or Variant(), PRESETS, DEFAULT_PRESET, ChihuoguoOptions)
@@ -280,7 +285,7 @@ class Chihuoguo:
             raise LogError(
                 f"吃火锅 is played by {opts.seats} players, the session has {len(seats)}"
             )
-        turns = decode_rounds(session.rounds, Turn)
+        turns = decode_rounds(session.rounds, ChihuoguoTurn)
         if not turns:
             return
         table = Table(seats, opts, starting_chips(session, turns), turns[0].pot or 0)
