@@ -1,0 +1,279 @@
+"""扯旋 (chexuan): Sichuan's 32-card game of head and tail, settled 尾大吃皮.
+
+Seed 001 throughout. Each player sets his 簸簸 (the most he may put in a
+round) and pays the 皮 (ante); cards come 2 + 1 + 1 with a betting round
+after each deal; the players still in split four cards into head and tail
+and settle by tail order, each winner taking from a loser at most his own
+stake. The rules and every choice behind them: docs/games/chexuan.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from compliance.errors import DealError
+from compliance.games import chexuan_sim
+from compliance.games.base import (
+    ILLEGAL_ACTION,
+    Integrity,
+    RoundResult,
+    Simulated,
+    compare_claims,
+    decode_rounds,
+    resolve_options,
+)
+from compliance.games.cards import duplicates
+from compliance.games.chexuan_betting import Action, replay_betting
+from compliance.games.chexuan_hands import SPECIALS, FourCards, Ranking, RankingRules, ranking_for
+from compliance.games.chexuan_settle import Contender, groups_of, settle_showdown, share, tail_order
+from compliance.logs.records import Session, Variant
+
+Chips = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class ChexuanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """玩法: every variant of 扯旋 we replay; defaults follow seed 001."""
+
+    red_three: Literal["H3", "D3"] = "H3"
+    strict_ladder: bool = False
+    zero_points_ties: bool = False
+    split_rule: Literal["draw", "tail"] = "draw"
+    settle_order: Literal["tail", "head"] = "tail"
+    tie_share: Literal["equal", "stake"] = "equal"
+    ante_mode: Literal["stake", "pot", "carried"] = "stake"
+    escape: Literal["forfeit_table", "fold"] = "forfeit_table"
+    max_players: int = 6
+    sanhua: bool = True
+    huang_pairs: bool = True
+    tiandi_gongzi: bool = True
+    duoduo: bool = True
+    wang_dui: bool = True
+    gang_dui: bool = True
+    jiu_dui: bool = True
+    di_jiu_wang: bool = False
+
+    def ranking(self) -> Ranking:
+        enabled = frozenset(o for _, o in SPECIALS if getattr(self, o))
+        return ranking_for(RankingRules(self.red_three, self.strict_ladder, self.zero_points_ties,
+                                        self.di_jiu_wang, enabled, self.sanhua))
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "seed": {},
+    "strict": {"strict_ladder": True},
+    "tail_decides": {"split_rule": "tail"},
+    "four_player": {"settle_order": "head"},
+    "ante_pot": {"ante_mode": "pot"},
+    "mango": {"ante_mode": "carried"},
+    "stake_share": {"tie_share": "stake"},
+}
+
+
+class Seat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """座位: a player, his 簸簸, his cards in deal order, his split and the claimed result."""
+
+    player: str
+    cap: Chips
+    cards: list[str]
+    head: list[str] | None = None
+    tail: list[str] | None = None
+    claimed: int = 0
+
+
+class ChexuanRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """一局扯旋: seats in speaking order (counter-clockwise), the dealer, the ante and the betting."""
+
+    dealer: str
+    seats: list[Seat]
+    ante: Chips = 0
+    betting: list[list[Action]] = []
+    rake: Chips = 0
+
+
+ROUND_TYPE = ChexuanRound
+
+
+def _validate(index: int, rnd: ChexuanRound, players: set[str], deck: set[str]) -> None:
+    names = [s.player for s in rnd.seats]
+    if len(names) < 2:
+        raise DealError(f"round {index}: {len(names)} seat(s), 扯旋 needs 2 to 6 players")
+    for name in names:
+        if name not in players:
+            raise DealError(f"round {index}: player {name} is not in the session")
+    if duplicates(names):
+        raise DealError(f"round {index}: player {duplicates(names)[0]} seated twice")
+    if rnd.dealer not in names:
+        raise DealError(f"round {index}: dealer {rnd.dealer} is not seated")
+    cards = [c for s in rnd.seats for c in s.cards]
+    for card in cards:
+        if card not in deck:
+            raise DealError(f"round {index}: card {card} is not in the 扯旋 deck")
+    if duplicates(cards):
+        raise DealError(f"round {index}: duplicate card {duplicates(cards)[0]}")
+    counts = {len(s.cards) for s in rnd.seats}
+    if len(counts) != 1 or not counts <= {2, 3, 4}:
+        raise DealError(f"round {index}: wrong card count {sorted(len(s.cards) for s in rnd.seats)}")
+    if len(rnd.betting) > counts.pop() - 1:
+        raise DealError(f"round {index}: {len(rnd.betting)} betting rounds for the cards dealt")
+    for action in (a for actions in rnd.betting for a in actions):
+        if action.player not in names:
+            raise DealError(f"round {index}: action by {action.player}, who is not seated")
+
+
+def _contender(index: int, seat: Seat, hand: FourCards, ranking: Ranking,
+               issues: list[Integrity]) -> Contender:
+    """分牌: the logged split, swapped when its head is smaller ("服務器直接按該分牌自動排列")."""
+    if seat.head is None:
+        raise DealError(f"round {index}: {seat.player} reached the showdown without a split")
+    tail = seat.tail if seat.tail is not None else [c for c in seat.cards if c not in seat.head]
+    if len(seat.head) != 2 or len(tail) != 2 or sorted(seat.head + tail) != sorted(seat.cards):
+        raise DealError(f"round {index}: {seat.player}'s split does not match his cards")
+    logged_head, logged_tail = ranking.two(*seat.head), ranking.two(*tail)
+    if logged_head.strength < logged_tail.strength:
+        issues.append(Integrity(index, ILLEGAL_ACTION, f"{seat.player} split with the head "
+                                f"{logged_head.name} smaller than the tail {logged_tail.name}; "
+                                "swapped as the server does", (seat.player,)))
+    split = ranking.split(seat.head, tail)
+    singles = tuple(ranking.single[ranking.kinds[c]] for c in split.head.cards)
+    return Contender(seat.player, hand.special_rank, split.head.strength, split.tail.strength,
+                     (max(singles), min(singles)))
+
+
+def settle_round(index: int, rnd: ChexuanRound, options: ChexuanOptions, players: set[str],
+                 pool: int = 0) -> tuple[RoundResult, int]:
+    """One round: betting replayed, the showdown settled, the claim compared; returns the pool too."""
+    ranking = options.ranking()
+    _validate(index, rnd, players, set(ranking.kinds))
+    names = [s.player for s in rnd.seats]
+    issues: list[Integrity] = []
+    if len(names) > options.max_players:
+        issues.append(Integrity(index, ILLEGAL_ACTION, f"{len(names)} players at a table of at most "
+                                f"{options.max_players}", tuple(names)))
+    ante_in_stake = options.ante_mode == "stake"
+    rooms = {s.player: s.cap - (rnd.ante if ante_in_stake else 0) for s in rnd.seats}
+    for p, room in rooms.items():
+        if room < 0:
+            issues.append(Integrity(index, ILLEGAL_ACTION, f"{p}'s 簸簸 is below the 皮 {rnd.ante}", (p,)))
+            rooms[p] = 0
+    betting = replay_betting(names, rnd.dealer, rooms, rnd.betting, len(rnd.seats[0].cards) - 1)
+    if betting.problem:
+        issues.append(Integrity(index, ILLEGAL_ACTION, betting.problem))
+    stakes = {p: rnd.ante + betting.bets[p] for p in names}
+    chips = stakes if ante_in_stake else dict(betting.bets)
+    deltas = dict.fromkeys(names, 0)
+    rake = rnd.rake
+    carried = 0
+    escaped = betting.escaped if options.escape == "forfeit_table" else None
+    if betting.escaped and not escaped:
+        betting.folded.append(betting.escaped)
+    if escaped:
+        table = sum(stakes.values())
+        deltas[escaped] = -table
+        rake += table
+    elif betting.void:
+        if options.ante_mode == "carried":
+            deltas = {p: -rnd.ante for p in names}
+            carried = rnd.ante * len(names)
+    else:
+        live = betting.live(names)
+        seats = {s.player: s for s in rnd.seats}
+        contenders: list[Contender] = []
+        refunded: list[str] = []
+        if len(live) >= 2:
+            if len(rnd.seats[0].cards) != 4:
+                raise DealError(f"round {index}: showdown with {len(rnd.seats[0].cards)} cards each")
+            for p in live:
+                hand = ranking.four(seats[p].cards)
+                if hand.sanhua:
+                    refunded.append(p)
+                else:
+                    contenders.append(_contender(index, seats[p], hand, ranking, issues))
+        else:
+            contenders = [Contender(p, 0, 0, 0) for p in live]
+        folded = [p for p in names if p in betting.folded]
+        if not contenders:
+            folded = []
+        deltas = settle_showdown(
+            {p: chips[p] for p in names if p not in refunded}, contenders, folded,
+            tail_decides=options.split_rule == "tail", by_head=options.settle_order == "head",
+            share_by_stake=options.tie_share == "stake",
+        )
+        deltas.update(dict.fromkeys(refunded, 0))
+        if not ante_in_stake and contenders:
+            in_pot = [p for p in names if p not in refunded]
+            deltas = _eat_ante(deltas, in_pot, rnd.ante, pool, contenders)
+            carried = -pool
+    result = RoundResult(index=index, deltas=deltas, stakes=stakes, rake=rake, carried=carried,
+                         issues=issues)
+    claim = compare_claims(index, deltas, {s.player: s.claimed for s in rnd.seats})
+    if claim:
+        issues.append(claim)
+    return result, pool + carried
+
+
+def _eat_ante(deltas: dict[str, int], in_pot: list[str], ante: int, pool: int,
+              contenders: list[Contender]) -> dict[str, int]:
+    """尾大吃皮 read literally: the antes (and a carried pool) go to the strongest tail still in."""
+    pot = ante * len(in_pot) + pool
+    top = [c.player for c in groups_of(tail_order(contenders))[0]]
+    wins = share(top, dict.fromkeys(top, pot), pot)
+    return {p: d - (ante if p in in_pot else 0) + wins.get(p, 0) for p, d in deltas.items()}
+
+
+class Chexuan:
+    """扯旋 engine."""
+
+    code = "chexuan"
+    name_zh = "扯旋"
+    name_en = "Chexuan (Sichuan 32-card head and tail)"
+
+    def options(self, variant: Variant | None) -> ChexuanOptions:
+        return resolve_options(variant or Variant(), PRESETS, "seed", ChexuanOptions)
+
+    def replay(self, session: Session) -> Iterator[RoundResult]:
+        options = self.options(session.variant)
+        players = {p.id for p in session.players}
+        pool = 0
+        for index, rnd in enumerate(decode_rounds(session.rounds, ChexuanRound), start=1):
+            result, pool = settle_round(index, rnd, options, players, pool)
+            yield result
+
+    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
+        """The hand's name (two cards) or all three splits with both halves' names (four cards)."""
+        cards = list(hand["cards"] if isinstance(hand, dict) else hand)
+        ranking = self.options(variant).ranking()
+        for card in cards:
+            if card not in ranking.kinds:
+                raise DealError(f"card {card} is not in the 扯旋 deck")
+        if duplicates(cards):
+            raise DealError(f"duplicate card {duplicates(cards)[0]}")
+        if len(cards) == 2:
+            two = ranking.two(*cards)
+            return {"game": self.code, "cards": list(two.cards), "name": two.name,
+                    "strength": two.strength}
+        if len(cards) != 4:
+            raise DealError(f"扯旋 hands have 2 or 4 cards, not {len(cards)}")
+        four = ranking.four(cards)
+
+        def half(two: Any) -> dict[str, Any]:
+            return {"cards": list(two.cards), "name": two.name, "strength": two.strength}
+
+        splits = sorted(four.splits, key=lambda s: (s.tail.strength, s.head.strength), reverse=True)
+        return {
+            "game": self.code,
+            "cards": ranking.order_cards(cards),
+            "special": four.special,
+            "sanhua": four.sanhua,
+            "splits": [{"head": half(s.head), "tail": half(s.tail)} for s in splits],
+        }
+
+    def simulate(self, rng: random.Random, players: list[str], n_rounds: int, base: int,
+                 anomaly_rate: float) -> Simulated:
+        return chexuan_sim.simulate(self, rng, players, n_rounds, base, anomaly_rate)
+
+
+GAME = Chexuan()
