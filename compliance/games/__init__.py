@@ -13,6 +13,7 @@ from compliance.games.base import Game
 
 MODULES: dict[str, str] = {
     "douniu": "compliance.games.douniu",
+    "chexuan": "compliance.games.chexuan",
     "chihuoguo": "compliance.games.chihuoguo",
     "bianselong": "compliance.games.bianselong",
 }
