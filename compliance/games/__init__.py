@@ -16,6 +16,7 @@ MODULES: dict[str, str] = {
     "chexuan": "compliance.games.chexuan",
     "chihuoguo": "compliance.games.chihuoguo",
     "bianselong": "compliance.games.bianselong",
+    "yuhuan": "compliance.games.yuhuan",
 }
 
 NAMES_ZH: dict[str, str] = {
