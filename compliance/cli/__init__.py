@@ -45,12 +45,14 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from compliance.cli import audit, db, games, logs
+    from compliance.cli import audit, db, demo, games, logs, simulate
 
     cli.add_command(audit.audit)
     cli.add_command(db.db)
     cli.add_command(games.games)
     cli.add_command(logs.logs)
+    cli.add_command(simulate.simulate)
+    cli.add_command(demo.demo)
 
 
 _register()
