@@ -27,7 +27,7 @@ from compliance.games.base import (
     resolve_options,
 )
 from compliance.games.cards import duplicates
-from compliance.games.chexuan_betting import Action, replay_betting
+from compliance.games.chexuan_betting import ChexuanAction, replay_betting
 from compliance.games.chexuan_hands import SPECIALS, FourCards, Ranking, RankingRules, ranking_for
 from compliance.games.chexuan_settle import Contender, groups_of, settle_showdown, share, tail_order
 from compliance.logs.records import Session, Variant
@@ -73,7 +73,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-class Seat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ChexuanSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """座位: a player, his 簸簸, his cards in deal order, his split and the claimed result."""
 
     player: str
@@ -88,9 +88,9 @@ class ChexuanRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """一局扯旋: seats in speaking order (counter-clockwise), the dealer, the ante and the betting."""
 
     dealer: str
-    seats: list[Seat]
+    seats: list[ChexuanSeat]
     ante: Chips = 0
-    betting: list[list[Action]] = []
+    betting: list[list[ChexuanAction]] = []
     rake: Chips = 0
 
 
@@ -124,7 +124,7 @@ def _validate(index: int, rnd: ChexuanRound, players: set[str], deck: set[str]) 
             raise DealError(f"round {index}: action by {action.player}, who is not seated")
 
 
-def _contender(index: int, seat: Seat, hand: FourCards, ranking: Ranking,
+def _contender(index: int, seat: ChexuanSeat, hand: FourCards, ranking: Ranking,
                issues: list[Integrity]) -> Contender:
     """分牌: the logged split, swapped when its head is smaller ("服務器直接按該分牌自動排列")."""
     if seat.head is None:

@@ -21,7 +21,7 @@ RAISE, CALL, ALL_IN, CHECK, FOLD, TIMEOUT, ESCAPE = "大", "跟", "敲", "休", 
 Act = Literal["大", "跟", "敲", "休", "丢", "超时", "逃跑"]
 
 
-class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class ChexuanAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """发话: one action; `amount` is the chips it adds (required for 大)."""
 
     player: str
@@ -72,7 +72,7 @@ class DealRound:
     def expected(self) -> str | None:
         return next((p for p in self._cycle() if p in self.to_act), None)
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: ChexuanAction) -> None:
         p, act, st = action.player, action.act, self.state
         if self.closed or p in st.folded or p in st.all_in:
             why = "after the betting closed" if self.closed else "after leaving the betting"
@@ -144,7 +144,7 @@ def can_bet(state: Betting, seats: Sequence[str]) -> bool:
 
 
 def replay_betting(
-    seats: list[str], dealer: str, rooms: dict[str, int], rounds: Sequence[Sequence[Action]],
+    seats: list[str], dealer: str, rooms: dict[str, int], rounds: Sequence[Sequence[ChexuanAction]],
     deal_rounds: int,
 ) -> Betting:
     """Replay the logged deal rounds; `rooms` is what each player may bet beyond the ante."""

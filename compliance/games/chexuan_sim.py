@@ -15,7 +15,7 @@ import msgspec
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Simulated
 from compliance.games.cards import shuffled
 from compliance.games.chexuan_betting import (
-    ALL_IN, CALL, CHECK, FOLD, RAISE, TIMEOUT, Action, Betting, DealRound, can_bet,
+    ALL_IN, CALL, CHECK, FOLD, RAISE, TIMEOUT, ChexuanAction, Betting, DealRound, can_bet,
 )  # fmt: skip
 from compliance.games.chexuan_hands import Ranking
 
@@ -34,7 +34,7 @@ def _strength(ranking: Ranking, cards: list[str]) -> float:
 
 
 def _choose(rng: random.Random, strength: float, bet: int, level: int, room: int, raises: int,
-            base: int) -> Action | tuple[str, int]:
+            base: int) -> ChexuanAction | tuple[str, int]:
     need, left = level - bet, room - bet
     if need <= 0:
         if raises < 3 and rng.random() < 0.2 + 0.6 * strength:
@@ -79,7 +79,7 @@ def _play(rng: random.Random, ranking: Ranking, seats: list[str], dealer: str,
             if amount:
                 row["amount"] = amount
             actions.append(row)
-            deal_round.apply(Action(p, act, amount or None))
+            deal_round.apply(ChexuanAction(p, act, amount or None))
         logged.append(actions)
         if all(a["act"] == CHECK for a in actions) and not set(state.live(seats)) & state.all_in:
             return logged, dealt
