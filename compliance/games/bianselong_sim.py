@@ -91,6 +91,8 @@ def simulate_session(
     rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
 ) -> Simulated:
     """Deals in seat order; a new game starts when one player is left standing."""
+    if len(players) < 2:
+        raise ValueError("变色龙 needs two or more players")
     base = max(base, 1)
     opts = BianselongOptions(**PRESETS[SIM_PRESET], stake_per_point=base)
     variant = {"preset": SIM_PRESET, "options": {"stake_per_point": base}}
