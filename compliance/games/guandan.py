@@ -77,7 +77,9 @@ class GuandanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     stake_per_game: Amount = 0
     a_finish: Literal["first_not_last", "double_up", "any_win"] = "first_not_last"
     a_failures_reset: Amount = 0
-    return_max: Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "any"] = "10"
+    return_max: Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "any"] = (
+        "10"
+    )
     resist_jokers: Annotated[int, msgspec.Meta(ge=1, le=2)] = 2
 
 
@@ -109,12 +111,21 @@ def seats_of(index: int, hand: GuandanHand, session_players: list[str]) -> list[
             raise DealError(f"round {index}: {player} holds {len(cards)} cards, not {HAND_SIZE}")
     over = Counter(c for cards in hand.deal.values() for c in cards) - DECK
     if over:
-        raise DealError(f"round {index}: duplicate card {sorted(over)[0]} (more than two decks hold)")
-    for name in (*hand.finish, *hand.claimed, *(t.payer for t in hand.tribute), *(p.player for p in hand.plays)):
+        raise DealError(
+            f"round {index}: duplicate card {sorted(over)[0]} (more than two decks hold)"
+        )
+    for name in (
+        *hand.finish,
+        *hand.claimed,
+        *(t.payer for t in hand.tribute),
+        *(p.player for p in hand.plays),
+    ):
         if name not in seated:
             raise DealError(f"round {index}: {name} is not dealt in")
     if sorted(hand.finish) != sorted(seated):
-        raise DealError(f"round {index}: the finishing order must name each of the four players once")
+        raise DealError(
+            f"round {index}: the finishing order must name each of the four players once"
+        )
     return [p for p in session_players if p in seated]
 
 
@@ -156,21 +167,35 @@ class Match:
         return winner, gain, False
 
 
-def replay_hands(hands: list[GuandanHand], players: list[str], options: GuandanOptions) -> Iterator[RoundResult]:
+def replay_hands(
+    hands: list[GuandanHand], players: list[str], options: GuandanOptions
+) -> Iterator[RoundResult]:
     match = Match(options)
     for index, hand in enumerate(hands, 1):
         seats = seats_of(index, hand, players)
         level = match.level
         issues: list[Integrity] = []
 
-        def flag(detail: str, who: tuple[str, ...] = ()) -> None:
-            issues.append(Integrity(round=index, check=ILLEGAL_ACTION, detail=f"hand {index}: {detail}", players=who))
+        def flag(
+            detail: str, who: tuple[str, ...] = (), index: int = index, issues: list = issues
+        ) -> None:
+            issues.append(
+                Integrity(
+                    round=index, check=ILLEGAL_ACTION, detail=f"hand {index}: {detail}", players=who
+                )
+            )
 
         if hand.level is not None and hand.level != level:
             flag(f"played at level {hand.level}, the levels give {level}")
         dealt = {p: Counter(hand.deal[p]) for p in seats}
         tribute = check_tribute(
-            hand.tribute, dealt, seats, match.previous, level, options.return_max, options.resist_jokers
+            hand.tribute,
+            dealt,
+            seats,
+            match.previous,
+            level,
+            options.return_max,
+            options.resist_jokers,
         )
         for problem in tribute.problems:
             flag(problem)
@@ -179,8 +204,13 @@ def replay_hands(hands: list[GuandanHand], players: list[str], options: GuandanO
             outcome = play_out(hand.plays, tribute.hands, seats, tribute.leader, level)
             if outcome.problem:
                 flag(outcome.problem)
-            elif outcome.order is not None and _places(outcome.order, seats) != _places(order, seats):
-                flag(f"finishing order logged {', '.join(order)}, the plays give {', '.join(outcome.order)}")
+            elif outcome.order is not None and _places(outcome.order, seats) != _places(
+                order, seats
+            ):
+                flag(
+                    f"finishing order logged {', '.join(order)}, "
+                    f"the plays give {', '.join(outcome.order)}"
+                )
                 order = outcome.order
         winner, gain, passed = match.settle(seats, order)
         amount = gain * options.stake_per_level + (options.stake_per_game if passed else 0)
@@ -194,7 +224,11 @@ def replay_hands(hands: list[GuandanHand], players: list[str], options: GuandanO
 
 def _places(order: list[str], seats: list[str]) -> tuple:
     """What matters of an order: first, the partner's place, and the double-down pair."""
-    return (order[0], order.index(partner(seats, order[0])), frozenset(order[2:]) if order.index(partner(seats, order[0])) == 1 else order[3])
+    return (
+        order[0],
+        order.index(partner(seats, order[0])),
+        frozenset(order[2:]) if order.index(partner(seats, order[0])) == 1 else order[3],
+    )
 
 
 class Guandan:
@@ -203,14 +237,17 @@ class Guandan:
     code = "guandan"
     name_zh = "掼蛋"
     name_en = "Guandan"
+    seat_range = (4, 4)
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
         options = options_for(session.variant)
         hands = decode_rounds(session.rounds, GuandanHand)
         yield from replay_hands(hands, [p.id for p in session.players], options)
 
-    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
-        """牌型: what combination the cards make at a level, and whether they beat a play (`over`)."""
+    def describe(
+        self, hand: list[str] | dict[str, Any], variant: Variant | None = None
+    ) -> dict[str, Any]:
+        """牌型: the combination the cards make at a level, and whether they beat `over`."""
         variant = variant or Variant()
         level = str(variant.options.get("level", "2"))
         over = None
@@ -237,7 +274,9 @@ class Guandan:
             "interpretations": [{"as": c.label, "name_zh": combos.NAMES_ZH[c.kind]} for c in found],
         }
         if over is not None:
-            table = combos.strongest(combos.interpretations(msgspec.convert(over, list[Card]), level))
+            table = combos.strongest(
+                combos.interpretations(msgspec.convert(over, list[Card]), level)
+            )
             result["over"] = table.label if table else None
             result["beats"] = bool(best and table and combos.choose(cards, level, table, None)[0])
         return result

@@ -92,7 +92,12 @@ def beats(play: Combo, table: Combo) -> bool:
     """压牌: a bomb beats any non-bomb and a weaker bomb; else same kind and size, higher key."""
     if play.is_bomb:
         return not table.is_bomb or play.power > table.power
-    return not table.is_bomb and play.kind == table.kind and play.size == table.size and play.key > table.key
+    return (
+        not table.is_bomb
+        and play.kind == table.kind
+        and play.size == table.size
+        and play.key > table.key
+    )
 
 
 def _fits(need: Counter, naturals: Counter, wilds: int) -> bool:
@@ -145,7 +150,9 @@ def interpretations(cards: Sequence[str], level: str) -> list[Combo]:
     return found
 
 
-def _full_houses(naturals: Counter, wilds: int, level: str, pair_is_joker: str | None = None) -> list[Combo]:
+def _full_houses(
+    naturals: Counter, wilds: int, level: str, pair_is_joker: str | None = None
+) -> list[Combo]:
     """三带二: a triple of a natural rank with any pair (a pair of one joker included)."""
     found = []
     for triple in LEVELS:
@@ -160,10 +167,14 @@ def _full_houses(naturals: Counter, wilds: int, level: str, pair_is_joker: str |
 
 def strongest(combos: Iterable[Combo]) -> Combo | None:
     """The interpretation a player is taken to mean when he does not say (the strongest)."""
-    return max(combos, key=lambda c: (c.is_bomb, c.power if c.is_bomb else (0, c.key)), default=None)
+    return max(
+        combos, key=lambda c: (c.is_bomb, c.power if c.is_bomb else (0, c.key)), default=None
+    )
 
 
-def choose(cards: Sequence[str], level: str, table: Combo | None, declared: str | None) -> tuple[Combo | None, str]:
+def choose(
+    cards: Sequence[str], level: str, table: Combo | None, declared: str | None
+) -> tuple[Combo | None, str]:
     """The combination a play counts as against the table, or None and why not.
 
     A declared `kind:rank` must be one of the cards' interpretations (seed: "或45678须出牌时
@@ -185,4 +196,6 @@ def choose(cards: Sequence[str], level: str, table: Combo | None, declared: str 
 def highest_value(cards: Iterable[str], level: str, skip_wild: bool = True) -> int:
     """The value of the highest card held, not counting the 逢人配 card (进贡 rule)."""
     wild = wildcard(level)
-    return max((value(rank_of(c), level) for c in cards if not (skip_wild and c == wild)), default=0)
+    return max(
+        (value(rank_of(c), level) for c in cards if not (skip_wild and c == wild)), default=0
+    )

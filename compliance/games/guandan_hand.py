@@ -89,7 +89,9 @@ class Table:
                     return None
         active = [p for p in self.seats if self.hands[p]]
         if self.passes == len([p for p in active if p != self.owner]):
-            self.turn = self.owner if self.owner in active else partner(self.seats, self.owner)  # 借风
+            self.turn = (
+                self.owner if self.owner in active else partner(self.seats, self.owner)
+            )  # 借风
             self.table, self.passes, self.trick = None, 0, self.trick + 1
         else:
             self.turn = _next_active(self.seats, player, active)
@@ -97,7 +99,11 @@ class Table:
 
 
 def play_out(
-    plays: Sequence[Any], hands: dict[str, Counter], seats: Sequence[str], leader: str | None, level: str
+    plays: Sequence[Any],
+    hands: dict[str, Counter],
+    seats: Sequence[str],
+    leader: str | None,
+    level: str,
 ) -> PlayOutcome:
     """出牌: replay the plays; each is checked for turn, cards held, shape and beating the table."""
     table = Table(hands, seats, leader or (plays[0].player if plays else seats[0]), level)
@@ -106,7 +112,9 @@ def play_out(
         if problem:
             return PlayOutcome(None, f"trick {table.trick}: {problem}", table.trick)
     if not table.over:
-        return PlayOutcome(None, f"trick {table.trick}: the plays stop before the hand is decided", table.trick)
+        return PlayOutcome(
+            None, f"trick {table.trick}: the plays stop before the hand is decided", table.trick
+        )
     return PlayOutcome(table.order, None, table.trick)
 
 
@@ -160,7 +168,11 @@ def check_tribute(
     payers, receivers = due_tribute(previous, seats)
     big_jokers = sum(hands[p]["RJ"] for p in payers)
     if big_jokers >= resist_jokers:
-        problems = [f"{', '.join(payers)} hold {big_jokers} big jokers: 抗贡, yet a tribute was paid"] if tributes else []
+        problems = (
+            [f"{', '.join(payers)} hold {big_jokers} big jokers: 抗贡, yet a tribute was paid"]
+            if tributes
+            else []
+        )
         return TributeOutcome(hands, previous[0], problems, resisted=True)
     problems: list[str] = []
     paid = {t.payer: t for t in tributes}
@@ -169,7 +181,10 @@ def check_tribute(
             problems.append(f"{t.payer} pays a tribute but owes none (payers: {', '.join(payers)})")
     unpaid = [p for p in payers if p not in paid]
     if unpaid or len(tributes) != len(payers):
-        problems.append(f"tribute owed by {', '.join(payers)}, logged from {', '.join(t.payer for t in tributes) or 'nobody'}")
+        problems.append(
+            f"tribute owed by {', '.join(payers)}, "
+            f"logged from {', '.join(t.payer for t in tributes) or 'nobody'}"
+        )
         return TributeOutcome(hands, None, problems)
     broken = False
     for payer in payers:

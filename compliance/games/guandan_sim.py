@@ -17,18 +17,24 @@ from compliance.games import guandan_combos as combos
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Simulated
 from compliance.games.cards import JOKERS, build_deck, rank_of, shuffled
 from compliance.games.guandan import DEFAULT_PRESET, GuandanOptions, Match
-from compliance.games.guandan_hand import Table, due_tribute, partner, team
+from compliance.games.guandan_hand import Table, due_tribute, team
 
 RUN_SHAPES = {combos.STRAIGHT: (1, 5), combos.TUBE: (2, 3), combos.PLATE: (3, 2)}
 
 
-def fill(hand: Counter, need: dict[str, int], level: str, suit: str | None = None) -> list[str] | None:
+def fill(
+    hand: Counter, need: dict[str, int], level: str, suit: str | None = None
+) -> list[str] | None:
     """Cards from the hand for a rank pattern, naturals first, the 逢人配 card for the rest."""
     wild = combos.wildcard(level)
     spare = hand[wild]
     cards: list[str] = []
     for rank, count in need.items():
-        held = [c for c in hand.elements() if c != wild and rank_of(c) == rank and (suit is None or c[0] == suit)]
+        held = [
+            c
+            for c in hand.elements()
+            if c != wild and rank_of(c) == rank and (suit is None or c[0] == suit)
+        ]
         if rank in JOKERS and len(held) < count:
             return None
         take = held[:count]
@@ -78,21 +84,27 @@ def candidates(hand: Counter, level: str, kind: str) -> list[list[str]]:
     return [c for c in found if c]
 
 
-def weakest(hand: Counter, level: str, kinds: tuple[str, ...], table: combos.Combo | None) -> tuple[list[str], str] | None:
+def weakest(
+    hand: Counter, level: str, kinds: tuple[str, ...], table: combos.Combo | None
+) -> tuple[list[str], str] | None:
     """The weakest card set of the kinds that is a legal play against the table, and its label."""
     best = None
     for kind in kinds:
         for cards in candidates(hand, level, kind):
             for combo in combos.interpretations(cards, level):
                 if combo.kind in kinds and (table is None or combos.beats(combo, table)):
-                    strength = (combo.is_bomb, combo.power if combo.is_bomb else (0, combo.key), len(cards))
+                    strength = (
+                        combo.is_bomb,
+                        combo.power if combo.is_bomb else (0, combo.key),
+                        len(cards),
+                    )
                     if best is None or strength < best[0]:
                         best = (strength, cards, combo.label)
     return (best[1], best[2]) if best else None
 
 
 def choose_play(table: Table, player: str, rng: random.Random) -> tuple[list[str], str | None]:
-    """A simple legal move: the cards and, where the cards are ambiguous, the declared combination."""
+    """A simple legal move: the cards and, where they are ambiguous, what they are declared as."""
     hand, level = table.hands[player], table.level
     if table.table is None:
         kinds: tuple[str, ...] = (combos.SINGLE, combos.PAIR, combos.TRIPLE)
@@ -115,25 +127,29 @@ def choose_play(table: Table, player: str, rng: random.Random) -> tuple[list[str
 
 
 def pay_tribute(hands: dict[str, Counter], seats: list[str], previous: list[str], level: str):
-    """进贡: each payer's highest card (not the 逢人配), the larger to 上游; the lowest card ≤ 10 back."""
+    """进贡: each payer's highest card (not 逢人配), the larger to 上游; the lowest ≤ 10 back."""
     payers, receivers = due_tribute(previous, seats)
     if sum(hands[p]["RJ"] for p in payers) >= 2:
         return [], previous[0]
     wild = combos.wildcard(level)
     paid = {}
     for payer in payers:
-        paid[payer] = max((c for c in hands[payer] if c != wild), key=lambda c: combos.value(rank_of(c), level))
+        paid[payer] = max(
+            (c for c in hands[payer] if c != wild), key=lambda c: combos.value(rank_of(c), level)
+        )
     order = sorted(payers, key=lambda p: -combos.value(rank_of(paid[p]), level))
     records = []
-    for payer, receiver in zip(order, receivers):
+    for payer, receiver in zip(order, receivers, strict=True):
         hands[payer][paid[payer]] -= 1
         hands[receiver][paid[payer]] += 1
-    for payer, receiver in zip(order, receivers):
+    for payer, receiver in zip(order, receivers, strict=True):
         low = [c for c in +hands[receiver] if c not in JOKERS and combos.NATURAL[rank_of(c)] <= 10]
         back = min(low or list(+hands[receiver]), key=lambda c: combos.value(rank_of(c), level))
         hands[receiver][back] -= 1
         hands[payer][back] += 1
-        records.append({"payer": payer, "receiver": receiver, "card": paid[payer], "returned": back})
+        records.append(
+            {"payer": payer, "receiver": receiver, "card": paid[payer], "returned": back}
+        )
     return records, order[0] if receivers[0] == previous[0] else order[1]
 
 
@@ -148,7 +164,9 @@ def lower_tribute(record: dict[str, Any], dealt: list[str], level: str) -> bool:
     return True
 
 
-def simulate(rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float) -> Simulated:
+def simulate(
+    rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
+) -> Simulated:
     if len(players) < 4:
         raise ValueError("掼蛋 needs four players")
     seats = list(players[:4])
@@ -187,7 +205,9 @@ def simulate(rng: random.Random, players: list[str], n_rounds: int, base: int, a
     return Simulated(variant, rounds, anomalies)
 
 
-def _tamper(rng: random.Random, record: dict[str, Any], index: int, anomalies: list, level: str) -> None:
+def _tamper(
+    rng: random.Random, record: dict[str, Any], index: int, anomalies: list, level: str
+) -> None:
     kind = rng.choice(("payout", "play", "tribute"))
     if kind == "tribute" and record.get("tribute"):
         first = record["tribute"][0]
@@ -197,7 +217,9 @@ def _tamper(rng: random.Random, record: dict[str, Any], index: int, anomalies: l
     if kind == "play":
         plays = [p for p in record["plays"] if p["cards"]]
         play = rng.choice(plays)
-        held = set(record["deal"][play["player"]]).union(*([t["card"], t["returned"]] for t in record.get("tribute", [])))
+        held = set(record["deal"][play["player"]]).union(
+            *([t["card"], t["returned"]] for t in record.get("tribute", []))
+        )
         absent = next(c for c in build_deck(1, jokers=True) if c not in held)
         play["cards"] = [absent]
         play.pop("combo", None)

@@ -57,8 +57,8 @@ class ShengjiHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=F
     deal: dict[str, list[Card]]
     kitty: list[Card]
     buried: list[Card]
-    tricks: list[list[ShengjiPlay]]
     claimed: dict[str, int]
+    tricks: list[list[ShengjiPlay]] = []
     level: Level | None = None
     points: int | None = None
 
@@ -111,7 +111,13 @@ class Played:
     kitty_points: int = 0
 
 
-def play_tricks(hand: ShengjiHand, hands: dict[str, Counter], seats: list[str], trumps: tricks.Trumps, options: ShengjiOptions) -> Played:
+def play_tricks(
+    hand: ShengjiHand,
+    hands: dict[str, Counter],
+    seats: list[str],
+    trumps: tricks.Trumps,
+    options: ShengjiOptions,
+) -> Played:
     """出牌: every trick in turn order from the declarer, checked; the attackers' points."""
     holders = {hand.declarer, seats[(seats.index(hand.declarer) + 2) % 4]}
     leader = hand.declarer
@@ -125,7 +131,10 @@ def play_tricks(hand: ShengjiHand, hands: dict[str, Counter], seats: list[str], 
         start = seats.index(leader)
         expected = [seats[(start + i) % 4] for i in range(4)]
         if [p.player for p in trick] != expected:
-            return breach(f"plays by {', '.join(p.player for p in trick)}, the turn order is {', '.join(expected)}")
+            return breach(
+                f"plays by {', '.join(p.player for p in trick)}, "
+                f"the turn order is {', '.join(expected)}"
+            )
         for play in trick:
             short = sorted((Counter(play.cards) - hands[play.player]).elements())
             if short:
@@ -134,11 +143,15 @@ def play_tricks(hand: ShengjiHand, hands: dict[str, Counter], seats: list[str], 
         if lead is None:
             return breach(f"{leader} leads cards of more than one suit")
         if lead.kind == "throw":
-            problem = tricks.throw_problem(lead, trick[0].cards, (hands[p] for p in seats if p != leader), trumps)
+            problem = tricks.throw_problem(
+                lead, trick[0].cards, (hands[p] for p in seats if p != leader), trumps
+            )
             if problem:
                 return breach(f"{leader} {problem}")
         for play in trick[1:]:
-            problem = tricks.follow_problem(lead, hands[play.player], play.cards, trumps, options.tractor_follow)
+            problem = tricks.follow_problem(
+                lead, hands[play.player], play.cards, trumps, options.tractor_follow
+            )
             if problem:
                 return breach(f"{play.player} {problem}")
         for play in trick:
@@ -169,10 +182,14 @@ def seats_of(index: int, hand: ShengjiHand, session_players: list[str]) -> list[
         if len(cards) != HAND_SIZE:
             raise DealError(f"round {index}: {player} holds {len(cards)} cards, not {HAND_SIZE}")
     if len(hand.kitty) != KITTY_SIZE or len(hand.buried) != KITTY_SIZE:
-        raise DealError(f"round {index}: the kitty and the buried cards are {KITTY_SIZE} cards each")
+        raise DealError(
+            f"round {index}: the kitty and the buried cards are {KITTY_SIZE} cards each"
+        )
     over = Counter(c for cards in hand.deal.values() for c in cards) + Counter(hand.kitty) - DECK
     if over:
-        raise DealError(f"round {index}: duplicate card {sorted(over)[0]} (more than two decks hold)")
+        raise DealError(
+            f"round {index}: duplicate card {sorted(over)[0]} (more than two decks hold)"
+        )
     for trick in hand.tricks:
         for play in trick:
             if play.player not in seated:
@@ -180,7 +197,9 @@ def seats_of(index: int, hand: ShengjiHand, session_players: list[str]) -> list[
     return [p for p in session_players if p in seated]
 
 
-def replay_hands(hands: list[ShengjiHand], players: list[str], options: ShengjiOptions) -> Iterator[RoundResult]:
+def replay_hands(
+    hands: list[ShengjiHand], players: list[str], options: ShengjiOptions
+) -> Iterator[RoundResult]:
     levels = [0, 0]
     holding: int | None = None
     resync = False
@@ -189,11 +208,20 @@ def replay_hands(hands: list[ShengjiHand], players: list[str], options: ShengjiO
         team = seats.index(hand.declarer) % 2
         issues: list[Integrity] = []
 
-        def flag(check: str, detail: str, who: tuple[str, ...] = ()) -> None:
-            issues.append(Integrity(round=index, check=check, detail=f"hand {index}: {detail}", players=who))
+        def flag(
+            check: str, detail: str, who: tuple = (), index: int = index, issues: list = issues
+        ) -> None:
+            issues.append(
+                Integrity(round=index, check=check, detail=f"hand {index}: {detail}", players=who)
+            )
 
         if holding is not None and team != holding:
-            flag(WRONG_BANKER, f"declarer {hand.declarer} is on the attacking side; the last hand left the bank with the other team", (hand.declarer,))
+            flag(
+                WRONG_BANKER,
+                f"declarer {hand.declarer} is on the attacking side; "
+                "the last hand left the bank with the other team",
+                (hand.declarer,),
+            )
         holding = team
         if resync and hand.level is not None:
             levels[team], resync = LEVELS.index(hand.level), False
@@ -206,7 +234,12 @@ def replay_hands(hands: list[ShengjiHand], players: list[str], options: ShengjiO
         short = Counter(hand.buried) - held[hand.declarer]
         points: int | None
         if short:
-            flag(ILLEGAL_ACTION, f"{hand.declarer} buries {' '.join(sorted(short.elements()))} not held")
+            flag(
+                ILLEGAL_ACTION,
+                f"{hand.declarer} buries {' '.join(sorted(short.elements()))} not held",
+            )
+            points = hand.points
+        elif not hand.tricks:
             points = hand.points
         else:
             held[hand.declarer] -= Counter(hand.buried)
@@ -214,8 +247,15 @@ def replay_hands(hands: list[ShengjiHand], players: list[str], options: ShengjiO
             if played.problem:
                 flag(ILLEGAL_ACTION, played.problem)
             points = played.points if played.points is not None else hand.points
-            if played.points is not None and hand.points is not None and hand.points != played.points:
-                flag(SETTLEMENT_MISMATCH, f"attackers' points logged {hand.points}, the tricks give {played.points}")
+            if (
+                played.points is not None
+                and hand.points is not None
+                and hand.points != played.points
+            ):
+                flag(
+                    SETTLEMENT_MISMATCH,
+                    f"attackers' points logged {hand.points}, the tricks give {played.points}",
+                )
         if points is None:  # the result cannot be known: take the claim, resync on the next level
             deltas = dict(hand.claimed)
             holding, resync = None, True
@@ -239,14 +279,17 @@ class Shengji:
     code = "shengji"
     name_zh = "升级"
     name_en = "Shengji (Tractor)"
+    seat_range = (4, 4)
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
         options = options_for(session.variant)
         hands = decode_rounds(session.rounds, ShengjiHand)
         yield from replay_hands(hands, [p.id for p in session.players], options)
 
-    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
-        """牌型: what a lead is (single, pair, tractor, throw) under a level and trump, and its points."""
+    def describe(
+        self, hand: list[str] | dict[str, Any], variant: Variant | None = None
+    ) -> dict[str, Any]:
+        """牌型: what a lead is (single, pair, tractor, throw) at a level and trump; its points."""
         opts = dict((variant or Variant()).options)
         if isinstance(hand, dict):
             opts.update({k: hand[k] for k in ("level", "trump") if k in hand})

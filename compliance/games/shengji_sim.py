@@ -57,14 +57,28 @@ def lead(hand: Counter, trumps: tricks.Trumps, rng: random.Random) -> list[str]:
     return [suited[-1] if rng.random() < 0.4 else suited[0]]
 
 
-def follow(hand: Counter, shape: tricks.Shape, trumps: tricks.Trumps, rng: random.Random, tractor_follow: bool) -> list[str]:
+def follow(
+    hand: Counter,
+    shape: tricks.Shape,
+    trumps: tricks.Trumps,
+    rng: random.Random,
+    tractor_follow: bool,
+) -> list[str]:
     """The lowest legal follow: suit first, pairs for pairs, a tractor for a tractor."""
     size = sum(shape.units)
     cards = list(hand.elements())
     suited = sorted(trumps.of_suit(cards, shape.suit), key=trumps.position)
     if len(suited) <= size:
-        others = sorted((c for c in cards if trumps.suit(c) != shape.suit), key=lambda c: _discard_key(c, trumps))
-        if not suited and shape.suit != tricks.TRUMP and shape.kind in ("single", "pair") and rng.random() < 0.6:
+        others = sorted(
+            (c for c in cards if trumps.suit(c) != shape.suit),
+            key=lambda c: _discard_key(c, trumps),
+        )
+        if (
+            not suited
+            and shape.suit != tricks.TRUMP
+            and shape.kind in ("single", "pair")
+            and rng.random() < 0.6
+        ):
             trump_cards = sorted(trumps.of_suit(cards, tricks.TRUMP), key=trumps.position)
             if shape.kind == "single" and trump_cards:
                 return [trump_cards[0]]
@@ -80,7 +94,9 @@ def follow(hand: Counter, shape: tricks.Shape, trumps: tricks.Trumps, rng: rando
             chosen += run
             pool -= Counter(run)
             pairs_wanted -= len(run) // 2
-    for card in _pairs(list(pool.elements()), trumps)[: max(0, min(pairs_wanted, (size - len(chosen)) // 2))]:
+    for card in _pairs(list(pool.elements()), trumps)[
+        : max(0, min(pairs_wanted, (size - len(chosen)) // 2))
+    ]:
         chosen += [card, card]
         pool[card] -= 2
     rest = sorted((+pool).elements(), key=trumps.position)
@@ -101,11 +117,26 @@ def deal_hand(rng: random.Random, seats: list[str], declarer: str, level: str) -
     trumps = tricks.Trumps(level, None if trump == "NT" else trump)
     pool = deal[declarer] + kitty
     greedy = rng.random() < 0.3
-    pool.sort(key=lambda c: (trumps.suit(c) == tricks.TRUMP, -tricks.points([c]) if greedy else tricks.points([c]), trumps.position(c)))
-    return {"declarer": declarer, "trump": trump, "level": level, "deal": deal, "kitty": kitty, "buried": pool[:8]}
+    pool.sort(
+        key=lambda c: (
+            trumps.suit(c) == tricks.TRUMP,
+            -tricks.points([c]) if greedy else tricks.points([c]),
+            trumps.position(c),
+        )
+    )
+    return {
+        "declarer": declarer,
+        "trump": trump,
+        "level": level,
+        "deal": deal,
+        "kitty": kitty,
+        "buried": pool[:8],
+    }
 
 
-def play_hand(rng: random.Random, record: dict[str, Any], seats: list[str], options: ShengjiOptions) -> None:
+def play_hand(
+    rng: random.Random, record: dict[str, Any], seats: list[str], options: ShengjiOptions
+) -> None:
     level, trump, declarer = record["level"], record["trump"], record["declarer"]
     trumps = tricks.Trumps(level, None if trump == "NT" else trump)
     hands = {p: Counter(cards) for p, cards in record["deal"].items()}
@@ -119,7 +150,9 @@ def play_hand(rng: random.Random, record: dict[str, Any], seats: list[str], opti
         trick = [(leader, led)]
         for i in range(1, 4):
             player = seats[(start + i) % 4]
-            trick.append((player, follow(hands[player], shape, trumps, rng, options.tractor_follow)))
+            trick.append(
+                (player, follow(hands[player], shape, trumps, rng, options.tractor_follow))
+            )
         for player, cards in trick:
             hands[player] -= Counter(cards)
         leader = trick[tricks.trick_winner(trick, trumps)][0]
@@ -127,7 +160,9 @@ def play_hand(rng: random.Random, record: dict[str, Any], seats: list[str], opti
     record["tricks"] = played
 
 
-def simulate(rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float) -> Simulated:
+def simulate(
+    rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
+) -> Simulated:
     if len(players) < 4:
         raise ValueError("升级 needs four players")
     seats = list(players[:4])
@@ -144,14 +179,18 @@ def simulate(rng: random.Random, players: list[str], n_rounds: int, base: int, a
         held = {p: Counter(hand.deal[p]) for p in seats}
         held[declarer] += Counter(hand.kitty)
         held[declarer] -= Counter(hand.buried)
-        trumps = tricks.Trumps(record["level"], None if record["trump"] == "NT" else record["trump"])
+        trumps = tricks.Trumps(
+            record["level"], None if record["trump"] == "NT" else record["trump"]
+        )
         outcome = play_tricks(hand, held, seats, trumps, options)
         assert outcome.problem is None and outcome.points is not None, outcome.problem
         side, gain = level_change(outcome.points, options.step)
         gainer = team if side == "holders" else 1 - team
         levels[gainer] = min(levels[gainer] + gain, len(LEVELS) - 1)
         record["points"] = outcome.points
-        record["claimed"] = {p: (gain if seats.index(p) % 2 == gainer else -gain) * base for p in seats}
+        record["claimed"] = {
+            p: (gain if seats.index(p) % 2 == gainer else -gain) * base for p in seats
+        }
         if rng.random() < anomaly_rate:
             _tamper(rng, record, index, anomalies, trumps)
         rounds.append(record)
@@ -161,7 +200,9 @@ def simulate(rng: random.Random, players: list[str], n_rounds: int, base: int, a
     return Simulated(variant, rounds, anomalies)
 
 
-def _tamper(rng: random.Random, record: dict[str, Any], index: int, anomalies: list, trumps: tricks.Trumps) -> None:
+def _tamper(
+    rng: random.Random, record: dict[str, Any], index: int, anomalies: list, trumps: tricks.Trumps
+) -> None:
     if rng.random() < 0.5:
         player = rng.choice(list(record["claimed"]))
         record["claimed"][player] += rng.choice((-1, 1)) * max(1, abs(record["claimed"][player]))
@@ -170,7 +211,9 @@ def _tamper(rng: random.Random, record: dict[str, Any], index: int, anomalies: l
     if not _revoke(record, trumps):
         play = rng.choice([p for trick in record["tricks"] for p in trick])
         dealt = set(record["deal"][play["player"]]) | set(record["kitty"])
-        play["cards"] = [next(c for c in build_deck(1, jokers=True) if c not in dealt)] + play["cards"][1:]
+        play["cards"] = [next(c for c in build_deck(1, jokers=True) if c not in dealt)] + play[
+            "cards"
+        ][1:]
     anomalies.append((index, ILLEGAL_ACTION))
 
 

@@ -123,8 +123,10 @@ def has_tractor(cards: Sequence[str], trumps: Trumps, length: int) -> bool:
     return longest_tractor(pair_positions(cards, trumps))[0] >= length
 
 
-def follow_problem(lead: Shape, hand: Counter, play: Sequence[str], trumps: Trumps, tractor_follow: bool) -> str | None:
-    """跟牌: the right count, the lead's suit while any is held, pairs for pairs, a tractor for a tractor."""
+def follow_problem(
+    lead: Shape, hand: Counter, play: Sequence[str], trumps: Trumps, tractor_follow: bool
+) -> str | None:
+    """跟牌: the right count, the led suit while held, pairs for pairs, a tractor for a tractor."""
     size = sum(lead.units)
     if len(play) != size:
         return f"plays {len(play)} cards to a lead of {size}"
@@ -134,7 +136,8 @@ def follow_problem(lead: Shape, hand: Counter, play: Sequence[str], trumps: Trum
         return f"plays {len(played)} of the led suit while holding {len(held)} (must follow suit)"
     want = min(lead.pairs, len(pair_positions(held, trumps)), len(played) // 2)
     if len(pair_positions(played, trumps)) < want:
-        return f"plays {len(pair_positions(played, trumps))} pairs to a lead of {lead.pairs} while holding {want}"
+        played_pairs = len(pair_positions(played, trumps))
+        return f"plays {played_pairs} pairs to a lead of {lead.pairs} while holding {want}"
     if tractor_follow and lead.kind == "tractor":
         length = lead.units[0] // 2
         if has_tractor(held, trumps, length) and not has_tractor(played, trumps, length):
@@ -142,7 +145,9 @@ def follow_problem(lead: Shape, hand: Counter, play: Sequence[str], trumps: Trum
     return None
 
 
-def throw_problem(lead: Shape, cards: Sequence[str], others: Iterable[Counter], trumps: Trumps) -> str | None:
+def throw_problem(
+    lead: Shape, cards: Sequence[str], others: Iterable[Counter], trumps: Trumps
+) -> str | None:
     """甩牌: each unit must be unbeatable by any other player's holding in that suit."""
     counts = Counter(cards)
     singles = [trumps.position(c) for c, n in counts.items() if n == 1]
@@ -157,7 +162,7 @@ def throw_problem(lead: Shape, cards: Sequence[str], others: Iterable[Counter], 
 
 
 def beats(play: Sequence[str], best: Sequence[str], lead: Shape, trumps: Trumps) -> bool:
-    """管上: same shape in the led suit and higher, or a trump of the lead's shape over a side suit."""
+    """管上: the same shape in the led suit and higher, or a trump ruff of a side suit."""
     mine, theirs = shape(play, trumps), shape(best, trumps)
     if mine is None or theirs is None or mine.units != lead.units:
         return False
@@ -167,7 +172,9 @@ def beats(play: Sequence[str], best: Sequence[str], lead: Shape, trumps: Trumps)
     elif mine.kind != lead.kind:
         return False
     if mine.suit == theirs.suit:
-        return mine.suit in (lead.suit, TRUMP) and _unit_top(play, mine, trumps) > _unit_top(best, theirs, trumps)
+        return mine.suit in (lead.suit, TRUMP) and _unit_top(play, mine, trumps) > _unit_top(
+            best, theirs, trumps
+        )
     return mine.suit == TRUMP and lead.suit != TRUMP
 
 
