@@ -14,6 +14,8 @@ from compliance.games.base import Game
 MODULES: dict[str, str] = {
     "douniu": "compliance.games.douniu",
     "chexuan": "compliance.games.chexuan",
+    "guandan": "compliance.games.guandan",
+    "shengji": "compliance.games.shengji",
     "chihuoguo": "compliance.games.chihuoguo",
     "bianselong": "compliance.games.bianselong",
     "yuhuan": "compliance.games.yuhuan",
