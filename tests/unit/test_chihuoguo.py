@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from compliance.errors import DealError, LogError
 from compliance.games import get_game
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
-from compliance.games.chihuoguo import GAME, NEGATIVE_CHIPS
+from compliance.games.cards import STANDARD_52
+from compliance.games.chihuoguo import GAME, NEGATIVE_CHIPS, ChihuoguoOptions, settle_bet
 from compliance.logs.records import Player, Session, Variant
 
 SEATS = ["a", "b", "c", "d"]
@@ -211,3 +212,17 @@ def test_the_round_record_example_in_the_docs_replays_as_it_says():
     assert [r.issues for r in results] == [[], []]
     assert results[0].deltas == {"a": -400, "b": -500, "c": -500, "d": -500}
     assert (results[0].carried, results[0].stakes["a"], results[1].carried) == (1900, 100, 0)
+
+
+@given(
+    st.lists(st.sampled_from(STANDARD_52), min_size=3, max_size=3, unique=True),
+    st.integers(min_value=1, max_value=100_000),
+    st.integers(min_value=0, max_value=10_000_000),
+)
+def test_a_bet_never_loses_more_than_four_times_or_the_cap_nor_wins_more_than_the_pot(
+    dealt, bet, pot
+):
+    outcome = settle_bet(dealt[:2], dealt[2], bet, pot, ChihuoguoOptions())
+    assert -min(4 * bet, 200_000) <= outcome.delta <= pot
+    if outcome.kind != "triple":
+        assert outcome.delta <= bet
