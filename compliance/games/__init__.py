@@ -14,6 +14,7 @@ from compliance.games.base import Game
 MODULES: dict[str, str] = {
     "douniu": "compliance.games.douniu",
     "chexuan": "compliance.games.chexuan",
+    "paigow": "compliance.games.paigow",
     "guandan": "compliance.games.guandan",
     "shengji": "compliance.games.shengji",
     "chihuoguo": "compliance.games.chihuoguo",
