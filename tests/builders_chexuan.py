@@ -12,7 +12,9 @@ from compliance.logs.records import Player, Session, Variant
 PLAYERS = ["a", "b", "c", "d", "e", "f"]
 
 
-def seat(player: str, cards: str, cap: int = 100, head: str | None = None, claimed: int = 0) -> dict[str, Any]:
+def seat(
+    player: str, cards: str, cap: int = 100, head: str | None = None, claimed: int = 0
+) -> dict[str, Any]:
     """A 扯旋 seat: seat("a", "HQ S8 S4 S5", cap=100, head="HQ S8")."""
     row: dict[str, Any] = {"player": player, "cap": cap, "cards": cards.split(), "claimed": claimed}
     if head:
@@ -24,7 +26,9 @@ def act(player: str, action: str, amount: int | None = None) -> dict[str, Any]:
     return {"player": player, "act": action} | ({"amount": amount} if amount is not None else {})
 
 
-def round_of(dealer: str, *seats: dict[str, Any], ante: int = 0, betting: list | None = None) -> dict[str, Any]:
+def round_of(
+    dealer: str, *seats: dict[str, Any], ante: int = 0, betting: list | None = None
+) -> dict[str, Any]:
     return {"dealer": dealer, "ante": ante, "seats": list(seats), "betting": betting or []}
 
 

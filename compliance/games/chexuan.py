@@ -58,8 +58,16 @@ class ChexuanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
 
     def ranking(self) -> Ranking:
         enabled = frozenset(o for _, o in SPECIALS if getattr(self, o))
-        return ranking_for(RankingRules(self.red_three, self.strict_ladder, self.zero_points_ties,
-                                        self.di_jiu_wang, enabled, self.sanhua))
+        return ranking_for(
+            RankingRules(
+                self.red_three,
+                self.strict_ladder,
+                self.zero_points_ties,
+                self.di_jiu_wang,
+                enabled,
+                self.sanhua,
+            )
+        )
 
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -116,7 +124,9 @@ def _validate(index: int, rnd: ChexuanRound, players: set[str], deck: set[str]) 
         raise DealError(f"round {index}: duplicate card {duplicates(cards)[0]}")
     counts = {len(s.cards) for s in rnd.seats}
     if len(counts) != 1 or not counts <= {2, 3, 4}:
-        raise DealError(f"round {index}: wrong card count {sorted(len(s.cards) for s in rnd.seats)}")
+        raise DealError(
+            f"round {index}: wrong card count {sorted(len(s.cards) for s in rnd.seats)}"
+        )
     if len(rnd.betting) > counts.pop() - 1:
         raise DealError(f"round {index}: {len(rnd.betting)} betting rounds for the cards dealt")
     for action in (a for actions in rnd.betting for a in actions):
@@ -124,8 +134,9 @@ def _validate(index: int, rnd: ChexuanRound, players: set[str], deck: set[str]) 
             raise DealError(f"round {index}: action by {action.player}, who is not seated")
 
 
-def _contender(index: int, seat: ChexuanSeat, hand: FourCards, ranking: Ranking,
-               issues: list[Integrity]) -> Contender:
+def _contender(
+    index: int, seat: ChexuanSeat, hand: FourCards, ranking: Ranking, issues: list[Integrity]
+) -> Contender:
     """分牌: the logged split, swapped when its head is smaller ("服務器直接按該分牌自動排列")."""
     if seat.head is None:
         raise DealError(f"round {index}: {seat.player} reached the showdown without a split")
@@ -134,30 +145,51 @@ def _contender(index: int, seat: ChexuanSeat, hand: FourCards, ranking: Ranking,
         raise DealError(f"round {index}: {seat.player}'s split does not match his cards")
     logged_head, logged_tail = ranking.two(*seat.head), ranking.two(*tail)
     if logged_head.strength < logged_tail.strength:
-        issues.append(Integrity(index, ILLEGAL_ACTION, f"{seat.player} split with the head "
-                                f"{logged_head.name} smaller than the tail {logged_tail.name}; "
-                                "swapped as the server does", (seat.player,)))
+        issues.append(
+            Integrity(
+                index,
+                ILLEGAL_ACTION,
+                f"{seat.player} split with the head "
+                f"{logged_head.name} smaller than the tail {logged_tail.name}; "
+                "swapped as the server does",
+                (seat.player,),
+            )
+        )
     split = ranking.split(seat.head, tail)
     singles = tuple(ranking.single[ranking.kinds[c]] for c in split.head.cards)
-    return Contender(seat.player, hand.special_rank, split.head.strength, split.tail.strength,
-                     (max(singles), min(singles)))
+    return Contender(
+        seat.player,
+        hand.special_rank,
+        split.head.strength,
+        split.tail.strength,
+        (max(singles), min(singles)),
+    )
 
 
-def settle_round(index: int, rnd: ChexuanRound, options: ChexuanOptions, players: set[str],
-                 pool: int = 0) -> tuple[RoundResult, int]:
+def settle_round(
+    index: int, rnd: ChexuanRound, options: ChexuanOptions, players: set[str], pool: int = 0
+) -> tuple[RoundResult, int]:
     """One round: betting replayed, the showdown settled, the claim compared; returns the pool too."""
     ranking = options.ranking()
     _validate(index, rnd, players, set(ranking.kinds))
     names = [s.player for s in rnd.seats]
     issues: list[Integrity] = []
     if len(names) > options.max_players:
-        issues.append(Integrity(index, ILLEGAL_ACTION, f"{len(names)} players at a table of at most "
-                                f"{options.max_players}", tuple(names)))
+        issues.append(
+            Integrity(
+                index,
+                ILLEGAL_ACTION,
+                f"{len(names)} players at a table of at most {options.max_players}",
+                tuple(names),
+            )
+        )
     ante_in_stake = options.ante_mode == "stake"
     rooms = {s.player: s.cap - (rnd.ante if ante_in_stake else 0) for s in rnd.seats}
     for p, room in rooms.items():
         if room < 0:
-            issues.append(Integrity(index, ILLEGAL_ACTION, f"{p}'s 簸簸 is below the 皮 {rnd.ante}", (p,)))
+            issues.append(
+                Integrity(index, ILLEGAL_ACTION, f"{p}'s 簸簸 is below the 皮 {rnd.ante}", (p,))
+            )
             rooms[p] = 0
     betting = replay_betting(names, rnd.dealer, rooms, rnd.betting, len(rnd.seats[0].cards) - 1)
     if betting.problem:
@@ -185,7 +217,9 @@ def settle_round(index: int, rnd: ChexuanRound, options: ChexuanOptions, players
         refunded: list[str] = []
         if len(live) >= 2:
             if len(rnd.seats[0].cards) != 4:
-                raise DealError(f"round {index}: showdown with {len(rnd.seats[0].cards)} cards each")
+                raise DealError(
+                    f"round {index}: showdown with {len(rnd.seats[0].cards)} cards each"
+                )
             for p in live:
                 hand = ranking.four(seats[p].cards)
                 if hand.sanhua:
@@ -198,8 +232,11 @@ def settle_round(index: int, rnd: ChexuanRound, options: ChexuanOptions, players
         if not contenders:
             folded = []
         deltas = settle_showdown(
-            {p: chips[p] for p in names if p not in refunded}, contenders, folded,
-            tail_decides=options.split_rule == "tail", by_head=options.settle_order == "head",
+            {p: chips[p] for p in names if p not in refunded},
+            contenders,
+            folded,
+            tail_decides=options.split_rule == "tail",
+            by_head=options.settle_order == "head",
             share_by_stake=options.tie_share == "stake",
         )
         deltas.update(dict.fromkeys(refunded, 0))
@@ -207,16 +244,18 @@ def settle_round(index: int, rnd: ChexuanRound, options: ChexuanOptions, players
             in_pot = [p for p in names if p not in refunded]
             deltas = _eat_ante(deltas, in_pot, rnd.ante, pool, contenders)
             carried = -pool
-    result = RoundResult(index=index, deltas=deltas, stakes=stakes, rake=rake, carried=carried,
-                         issues=issues)
+    result = RoundResult(
+        index=index, deltas=deltas, stakes=stakes, rake=rake, carried=carried, issues=issues
+    )
     claim = compare_claims(index, deltas, {s.player: s.claimed for s in rnd.seats})
     if claim:
         issues.append(claim)
     return result, pool + carried
 
 
-def _eat_ante(deltas: dict[str, int], in_pot: list[str], ante: int, pool: int,
-              contenders: list[Contender]) -> dict[str, int]:
+def _eat_ante(
+    deltas: dict[str, int], in_pot: list[str], ante: int, pool: int, contenders: list[Contender]
+) -> dict[str, int]:
     """尾大吃皮 read literally: the antes (and a carried pool) go to the strongest tail still in."""
     pot = ante * len(in_pot) + pool
     top = [c.player for c in groups_of(tail_order(contenders))[0]]
@@ -242,7 +281,9 @@ class Chexuan:
             result, pool = settle_round(index, rnd, options, players, pool)
             yield result
 
-    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
+    def describe(
+        self, hand: list[str] | dict[str, Any], variant: Variant | None = None
+    ) -> dict[str, Any]:
         """The hand's name (two cards) or all three splits with both halves' names (four cards)."""
         cards = list(hand["cards"] if isinstance(hand, dict) else hand)
         ranking = self.options(variant).ranking()
@@ -253,8 +294,12 @@ class Chexuan:
             raise DealError(f"duplicate card {duplicates(cards)[0]}")
         if len(cards) == 2:
             two = ranking.two(*cards)
-            return {"game": self.code, "cards": list(two.cards), "name": two.name,
-                    "strength": two.strength}
+            return {
+                "game": self.code,
+                "cards": list(two.cards),
+                "name": two.name,
+                "strength": two.strength,
+            }
         if len(cards) != 4:
             raise DealError(f"扯旋 hands have 2 or 4 cards, not {len(cards)}")
         four = ranking.four(cards)
@@ -271,8 +316,9 @@ class Chexuan:
             "splits": [{"head": half(s.head), "tail": half(s.tail)} for s in splits],
         }
 
-    def simulate(self, rng: random.Random, players: list[str], n_rounds: int, base: int,
-                 anomaly_rate: float) -> Simulated:
+    def simulate(
+        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
+    ) -> Simulated:
         return chexuan_sim.simulate(self, rng, players, n_rounds, base, anomaly_rate)
 
 

@@ -47,8 +47,15 @@ class Betting:
 class DealRound:
     """One deal round's betting, checked as it goes."""
 
-    def __init__(self, state: Betting, seats: list[str], rooms: dict[str, int], number: int,
-                 start: int, strict: bool) -> None:
+    def __init__(
+        self,
+        state: Betting,
+        seats: list[str],
+        rooms: dict[str, int],
+        number: int,
+        start: int,
+        strict: bool,
+    ) -> None:
         self.state, self.seats, self.rooms, self.number = state, seats, rooms, number
         self.strict = strict
         self.level = max(state.bets.values())
@@ -118,9 +125,7 @@ class DealRound:
         self.last = self.seats.index(p)
         if p in st.bets and st.bets[p] >= room and p not in st.folded:
             st.all_in.add(p)
-        if len(st.live(self.seats)) <= 1 or st.escaped:
-            self.closed = True
-        elif not self.to_act:
+        if len(st.live(self.seats)) <= 1 or st.escaped or not self.to_act:
             self.closed = True
 
     def _put(self, p: str, chips: int) -> None:
@@ -144,7 +149,10 @@ def can_bet(state: Betting, seats: Sequence[str]) -> bool:
 
 
 def replay_betting(
-    seats: list[str], dealer: str, rooms: dict[str, int], rounds: Sequence[Sequence[ChexuanAction]],
+    seats: list[str],
+    dealer: str,
+    rooms: dict[str, int],
+    rounds: Sequence[Sequence[ChexuanAction]],
     deal_rounds: int,
 ) -> Betting:
     """Replay the logged deal rounds; `rooms` is what each player may bet beyond the ante."""
@@ -155,8 +163,12 @@ def replay_betting(
         actions = rounds[number - 1] if number <= len(rounds) else None
         if not can_bet(state, seats):
             if actions:
-                strict = _flag(state, strict, f"deal round {number}: {actions[0].player} "
-                               f"{actions[0].act} when no betting was open")
+                strict = _flag(
+                    state,
+                    strict,
+                    f"deal round {number}: {actions[0].player} "
+                    f"{actions[0].act} when no betting was open",
+                )
             continue
         if actions is None:
             _flag(state, strict, f"deal round {number}: no actions logged")
@@ -168,10 +180,15 @@ def replay_betting(
                 return state
         strict = betting.strict
         if not betting.closed and betting.to_act:
-            strict = _flag(state, strict,
-                           f"deal round {number}: ended with {', '.join(betting.to_act)} still to act")
-        if actions and all(a.act == CHECK for a in actions) and not (
-            set(state.live(seats)) & state.all_in
+            strict = _flag(
+                state,
+                strict,
+                f"deal round {number}: ended with {', '.join(betting.to_act)} still to act",
+            )
+        if (
+            actions
+            and all(a.act == CHECK for a in actions)
+            and not (set(state.live(seats)) & state.all_in)
         ):
             state.void = True
             return state

@@ -202,7 +202,11 @@ class Ranking:
 
     def _four(self, cards: tuple[str, ...]) -> FourCards:
         a, b, c, d = cards
-        splits = (self.split((a, b), (c, d)), self.split((a, c), (b, d)), self.split((a, d), (b, c)))
+        splits = (
+            self.split((a, b), (c, d)),
+            self.split((a, c), (b, d)),
+            self.split((a, d), (b, c)),
+        )
         kinds = [self.kinds[x] for x in cards]
         special, rank = None, 0
         for i, (name, option) in enumerate(SPECIALS):

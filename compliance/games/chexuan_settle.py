@@ -68,7 +68,9 @@ def groups_of(ordered: Sequence[Contender], by_head: bool = False) -> list[list[
     return groups
 
 
-def share(players: Sequence[str], caps: dict[str, int], amount: int, by_stake: bool = False) -> dict[str, int]:
+def share(
+    players: Sequence[str], caps: dict[str, int], amount: int, by_stake: bool = False
+) -> dict[str, int]:
     """分钱: split `amount` among tied winners, each at most his own stake.
 
     Equal shares by default; in proportion to stake as an option. Points that
@@ -137,8 +139,9 @@ def settle_transfers(
     return dict(paid)
 
 
-def settle_showdown(chips: dict[str, int], contenders: Sequence[Contender], folded: Sequence[str],
-                    **rules: bool) -> dict[str, int]:
+def settle_showdown(
+    chips: dict[str, int], contenders: Sequence[Contender], folded: Sequence[str], **rules: bool
+) -> dict[str, int]:
     """Deltas for every player in `chips` (see `settle_transfers`)."""
     deltas = dict.fromkeys(chips, 0)
     for (loser, winner), amount in settle_transfers(chips, contenders, folded, **rules).items():

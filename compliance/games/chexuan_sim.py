@@ -15,8 +15,17 @@ import msgspec
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Simulated
 from compliance.games.cards import shuffled
 from compliance.games.chexuan_betting import (
-    ALL_IN, CALL, CHECK, FOLD, RAISE, TIMEOUT, ChexuanAction, Betting, DealRound, can_bet,
-)  # fmt: skip
+    ALL_IN,
+    CALL,
+    CHECK,
+    FOLD,
+    RAISE,
+    TIMEOUT,
+    Betting,
+    ChexuanAction,
+    DealRound,
+    can_bet,
+)
 from compliance.games.chexuan_hands import Ranking
 
 if TYPE_CHECKING:
@@ -33,8 +42,9 @@ def _strength(ranking: Ranking, cards: list[str]) -> float:
     return top / 100
 
 
-def _choose(rng: random.Random, strength: float, bet: int, level: int, room: int, raises: int,
-            base: int) -> ChexuanAction | tuple[str, int]:
+def _choose(
+    rng: random.Random, strength: float, bet: int, level: int, room: int, raises: int, base: int
+) -> ChexuanAction | tuple[str, int]:
     need, left = level - bet, room - bet
     if need <= 0:
         if raises < 3 and rng.random() < 0.2 + 0.6 * strength:
@@ -53,8 +63,15 @@ def _choose(rng: random.Random, strength: float, bet: int, level: int, room: int
     return (CALL, need)
 
 
-def _play(rng: random.Random, ranking: Ranking, seats: list[str], dealer: str,
-          rooms: dict[str, int], hands: dict[str, list[str]], base: int) -> tuple[list, int]:
+def _play(
+    rng: random.Random,
+    ranking: Ranking,
+    seats: list[str],
+    dealer: str,
+    rooms: dict[str, int],
+    hands: dict[str, list[str]],
+    base: int,
+) -> tuple[list, int]:
     """The betting of one round: action lists per deal round, and how many cards were dealt."""
     state = Betting(bets=dict.fromkeys(seats, 0))
     start = seats.index(dealer)
@@ -70,8 +87,15 @@ def _play(rng: random.Random, ranking: Ranking, seats: list[str], dealer: str,
         raises = 0
         while not deal_round.closed:
             p = deal_round.expected()
-            act, amount = _choose(rng, _strength(ranking, hands[p][:dealt]), state.bets[p],
-                                  deal_round.level, rooms[p], raises, base)
+            act, amount = _choose(
+                rng,
+                _strength(ranking, hands[p][:dealt]),
+                state.bets[p],
+                deal_round.level,
+                rooms[p],
+                raises,
+                base,
+            )
             if act == FOLD and rng.random() < 0.1:
                 act = TIMEOUT
             raises += act in (RAISE, ALL_IN)
@@ -97,8 +121,12 @@ def _split(rng: random.Random, ranking: Ranking, cards: list[str]) -> tuple[list
 
 def _tamper_betting(rng: random.Random, record: dict[str, Any]) -> bool:
     """An illegal 休: a 跟 after a bet logged as 休; else a split logged head-down."""
-    calls = [(r, i) for r, acts in enumerate(record["betting"]) for i, a in enumerate(acts)
-             if a["act"] == CALL]
+    calls = [
+        (r, i)
+        for r, acts in enumerate(record["betting"])
+        for i, a in enumerate(acts)
+        if a["act"] == CALL
+    ]
     if calls:
         r, i = rng.choice(calls)
         record["betting"][r][i] = {"player": record["betting"][r][i]["player"], "act": CHECK}
@@ -108,14 +136,23 @@ def _tamper_betting(rng: random.Random, record: dict[str, Any]) -> bool:
 
 def _tamper_split(record: dict[str, Any], ranking: Ranking) -> bool:
     for seat in record["seats"]:
-        if "head" in seat and ranking.two(*seat["head"]).strength > ranking.two(*seat["tail"]).strength:
+        if (
+            "head" in seat
+            and ranking.two(*seat["head"]).strength > ranking.two(*seat["tail"]).strength
+        ):
             seat["head"], seat["tail"] = seat["tail"], seat["head"]
             return True
     return False
 
 
-def simulate(game: Chexuan, rng: random.Random, players: list[str], n_rounds: int, base: int,
-             anomaly_rate: float) -> Simulated:
+def simulate(
+    game: Chexuan,
+    rng: random.Random,
+    players: list[str],
+    n_rounds: int,
+    base: int,
+    anomaly_rate: float,
+) -> Simulated:
     """模拟: seed-preset rounds with 2 to 6 seats, the dealer rotating, claims tampered at random."""
     from compliance.games.chexuan import ChexuanRound, settle_round
 
@@ -145,9 +182,13 @@ def simulate(game: Chexuan, rng: random.Random, players: list[str], n_rounds: in
         check = None
         if rng.random() < anomaly_rate:
             check = SETTLEMENT_MISMATCH
-            if rng.random() < 0.5 and (_tamper_betting(rng, record) or _tamper_split(record, ranking)):
+            if rng.random() < 0.5 and (
+                _tamper_betting(rng, record) or _tamper_split(record, ranking)
+            ):
                 check = ILLEGAL_ACTION
-        result, _ = settle_round(index, msgspec.convert(record, ChexuanRound), options, set(players))
+        result, _ = settle_round(
+            index, msgspec.convert(record, ChexuanRound), options, set(players)
+        )
         for seat in record["seats"]:
             seat["claimed"] = result.deltas[seat["player"]]
         if check == SETTLEMENT_MISMATCH:

@@ -39,10 +39,26 @@ CLASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("长", ("梅", "长", "板")), ("短", ("苕", "膏", "斧", "猫")),
     ("杂", ("黑九", "黑八", "黑七", "黑五", "三", "皇")),
 )  # fmt: skip
-CARD_NAMES = {"梅": "黑10", "长": "黑6", "板": "黑4", "苕": "红10", "膏": "红7", "斧": "黑J",
-              "猫": "红6", "黑九": "黑9", "黑八": "黑8", "黑七": "黑7", "黑五": "黑5"}
+CARD_NAMES = {
+    "梅": "黑10",
+    "长": "黑6",
+    "板": "黑4",
+    "苕": "红10",
+    "膏": "红7",
+    "斧": "黑J",
+    "猫": "红6",
+    "黑九": "黑9",
+    "黑八": "黑8",
+    "黑七": "黑7",
+    "黑五": "黑5",
+}
 PAIR_TIERS: tuple[tuple[str, ...], ...] = (
-    ("天",), ("地",), ("人",), ("和",), ("梅", "长", "板"), ("苕", "膏", "斧", "猫"),
+    ("天",),
+    ("地",),
+    ("人",),
+    ("和",),
+    ("梅", "长", "板"),
+    ("苕", "膏", "斧", "猫"),
     ("黑九", "黑八", "黑七", "黑五"),
 )
 NAMED: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
@@ -103,19 +119,28 @@ class PaigowRanking:
     """Strengths of all 496 two-card hands for one set of options."""
 
     def __init__(self, black_three: str, strict_pairs: bool) -> None:
-        self.kinds = {card: kind for kind, cards in KIND_CARDS.items() if kind != "丁" for card in cards}
+        self.kinds = {
+            card: kind for kind, cards in KIND_CARDS.items() if kind != "丁" for card in cards
+        }
         self.kinds[black_three] = "三"
         self.points = {**KIND_POINTS, "三": 3}
-        self.cls = {kind: len(CLASSES) - i for i, (_, kinds) in enumerate(CLASSES) for kind in kinds}
+        self.cls = {
+            kind: len(CLASSES) - i for i, (_, kinds) in enumerate(CLASSES) for kind in kinds
+        }
         self.cls_name = {kind: name for name, kinds in CLASSES for kind in kinds}
         tiers = [(k,) for tier in PAIR_TIERS for k in tier] if strict_pairs else list(PAIR_TIERS)
         self.pair_rank = {k: len(tiers) - i for i, tier in enumerate(tiers) for k in tier}
-        self.named = {tuple(sorted(c)): (name, len(NAMED) - i)
-                      for i, (name, combos) in enumerate(NAMED) for c in combos}
+        self.named = {
+            tuple(sorted(c)): (name, len(NAMED) - i)
+            for i, (name, combos) in enumerate(NAMED)
+            for c in combos
+        }
         keyed = {frozenset(p): self._key(*p) for p in combinations(self.kinds, 2)}
         order = {key: i for i, key in enumerate(sorted({k for _, k in keyed.values()}))}
-        self.hands = {pair: PaigowHand(tuple(sorted(pair, key=self._card_order)), name, order[key])
-                      for pair, (name, key) in keyed.items()}
+        self.hands = {
+            pair: PaigowHand(tuple(sorted(pair, key=self._card_order)), name, order[key])
+            for pair, (name, key) in keyed.items()
+        }
 
     def _card_order(self, card: str) -> tuple[int, int]:
         kind = self.kinds[card]
@@ -164,8 +189,13 @@ def versus_banker(player: tuple[int, ...], banker: tuple[int, ...], ties_to_bank
     return (total > 0) - (total < 0)
 
 
-def _halves(index: int, seat: PaigowSeat, ranking: PaigowRanking, options: PaigowOptions,
-            issues: list[Integrity]) -> tuple[int, ...]:
+def _halves(
+    index: int,
+    seat: PaigowSeat,
+    ranking: PaigowRanking,
+    options: PaigowOptions,
+    issues: list[Integrity],
+) -> tuple[int, ...]:
     if options.hand_size == 2:
         return (ranking.two(*seat.cards).strength,)
     if seat.head is None:
@@ -175,13 +205,22 @@ def _halves(index: int, seat: PaigowSeat, ranking: PaigowRanking, options: Paigo
         raise DealError(f"round {index}: {seat.player}'s split does not match his cards")
     head, rest = ranking.two(*seat.head), ranking.two(*tail)
     if head.strength < rest.strength:
-        issues.append(Integrity(index, ILLEGAL_ACTION, f"{seat.player} split with the head {head.name} "
-                                f"smaller than the tail {rest.name}; swapped", (seat.player,)))
+        issues.append(
+            Integrity(
+                index,
+                ILLEGAL_ACTION,
+                f"{seat.player} split with the head {head.name} "
+                f"smaller than the tail {rest.name}; swapped",
+                (seat.player,),
+            )
+        )
         head, rest = rest, head
     return (head.strength, rest.strength)
 
 
-def settle_round(index: int, rnd: PaigowRound, options: PaigowOptions, players: set[str]) -> RoundResult:
+def settle_round(
+    index: int, rnd: PaigowRound, options: PaigowOptions, players: set[str]
+) -> RoundResult:
     """One round: each player's bet against the banker, the claim compared."""
     ranking = ranking_for(options.black_three, options.strict_pairs)
     names = [s.player for s in rnd.seats]
@@ -208,12 +247,24 @@ def settle_round(index: int, rnd: PaigowRound, options: PaigowOptions, players: 
     for s in rnd.seats:
         if s.player == rnd.banker:
             if s.bet:
-                issues.append(Integrity(index, ILLEGAL_ACTION, f"banker {s.player} bet {s.bet} against "
-                                        "himself", (s.player,)))
+                issues.append(
+                    Integrity(
+                        index,
+                        ILLEGAL_ACTION,
+                        f"banker {s.player} bet {s.bet} against himself",
+                        (s.player,),
+                    )
+                )
             continue
         if options.max_bet and s.bet > options.max_bet:
-            issues.append(Integrity(index, ILLEGAL_ACTION, f"{s.player} bet {s.bet} above the table "
-                                    f"limit {options.max_bet}", (s.player,)))
+            issues.append(
+                Integrity(
+                    index,
+                    ILLEGAL_ACTION,
+                    f"{s.player} bet {s.bet} above the table limit {options.max_bet}",
+                    (s.player,),
+                )
+            )
         won = s.bet * versus_banker(halves[s.player], halves[rnd.banker], options.ties_to_banker)
         deltas[s.player] += won
         deltas[rnd.banker] -= won
@@ -238,7 +289,9 @@ class Paigow:
         for index, rnd in enumerate(decode_rounds(session.rounds, PaigowRound), start=1):
             yield settle_round(index, rnd, options, players)
 
-    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
+    def describe(
+        self, hand: list[str] | dict[str, Any], variant: Variant | None = None
+    ) -> dict[str, Any]:
         """The name of two cards, or the three splits of four with both halves named."""
         cards = list(hand["cards"] if isinstance(hand, dict) else hand)
         options = options_for(variant)
@@ -262,8 +315,9 @@ class Paigow:
         splits.sort(key=lambda s: (s["tail"]["strength"], s["head"]["strength"]), reverse=True)
         return {"game": self.code, "cards": cards, "splits": splits}
 
-    def simulate(self, rng: random.Random, players: list[str], n_rounds: int, base: int,
-                 anomaly_rate: float) -> Simulated:
+    def simulate(
+        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
+    ) -> Simulated:
         """模拟: the banker rotates; bets of 1 to 5 units under a table limit of 10; claims tampered."""
         if len(players) < 2:
             raise ValueError("牌九 needs at least 2 players")
@@ -286,17 +340,25 @@ class Paigow:
                 check = rng.choice((SETTLEMENT_MISMATCH, ILLEGAL_ACTION))
             if check == ILLEGAL_ACTION:
                 rng.choice([s for s in record["seats"] if s["player"] != banker])["bet"] = (
-                    options.max_bet + base * rng.randint(1, 5))
-            result = settle_round(index, msgspec.convert(record, PaigowRound), options, set(players))
+                    options.max_bet + base * rng.randint(1, 5)
+                )
+            result = settle_round(
+                index, msgspec.convert(record, PaigowRound), options, set(players)
+            )
             for seat in record["seats"]:
                 seat["claimed"] = result.deltas[seat["player"]]
             if check == SETTLEMENT_MISMATCH:
-                rng.choice(record["seats"])["claimed"] += rng.choice((-1, 1)) * base * rng.randint(1, 3)
+                rng.choice(record["seats"])["claimed"] += (
+                    rng.choice((-1, 1)) * base * rng.randint(1, 3)
+                )
             if check:
                 anomalies.append((index, check))
             rounds.append(record)
-        return Simulated(variant={"preset": "seed", "options": {"max_bet": options.max_bet}},
-                         rounds=rounds, anomalies=anomalies)
+        return Simulated(
+            variant={"preset": "seed", "options": {"max_bet": options.max_bet}},
+            rounds=rounds,
+            anomalies=anomalies,
+        )
 
 
 def deck(black_three: str = "S3") -> tuple[str, ...]:

@@ -44,8 +44,10 @@ def test_the_strongest_tail_takes_first_and_a_loser_cannot_pay_twice(c_cap, expe
 
 def test_the_example_hands_are_what_the_seed_says():
     a, b, c = (RANKING.four(h.split()) for h in (A[0], B[0], C[0]))
-    tails = [RANKING.split(h[1].split(), [x for x in h[0].split() if x not in h[1].split()]).tail.name
-             for h in (A, B, C)]
+    tails = [
+        RANKING.split(h[1].split(), [x for x in h[0].split() if x not in h[1].split()]).tail.name
+        for h in (A, B, C)
+    ]
     assert tails == ["6点", "7点", "2点"]
     assert (a.special, b.special, c.special) == (None, None, None)
 
@@ -53,9 +55,15 @@ def test_the_example_hands_are_what_the_seed_says():
 @pytest.mark.parametrize(
     ("share", "caps", "expected"),
     [
-        pytest.param("equal", (100, 100, 150), {"a": 75, "b": 75, "c": -150}, id="equal-tails-share-equally"),
-        pytest.param("equal", (100, 50, 90), {"a": 45, "b": 45, "c": -90}, id="equal-shares-under-both-caps"),
-        pytest.param("stake", (100, 50, 90), {"a": 60, "b": 30, "c": -90}, id="option-shares-by-stake"),
+        pytest.param(
+            "equal", (100, 100, 150), {"a": 75, "b": 75, "c": -150}, id="equal-tails-share-equally"
+        ),
+        pytest.param(
+            "equal", (100, 50, 90), {"a": 45, "b": 45, "c": -90}, id="equal-shares-under-both-caps"
+        ),
+        pytest.param(
+            "stake", (100, 50, 90), {"a": 60, "b": 30, "c": -90}, id="option-shares-by-stake"
+        ),
     ],
 )
 def test_tied_winners_share_what_the_loser_put_in(share, caps, expected):
@@ -65,7 +73,11 @@ def test_tied_winners_share_what_the_loser_put_in(share, caps, expected):
         seat("a", "HQ S8 H2 S5", caps[0], "HQ S8"),
         seat("b", "DQ C8 D2 C5", caps[1], "DQ C8"),
         seat("c", "S9 H10 S6 H4", caps[2], "S9 H10"),
-        betting=[[act("a", "敲", caps[0]), act("b", "敲", caps[1]), act("c", "敲", caps[2])], [], []],
+        betting=[
+            [act("a", "敲", caps[0]), act("b", "敲", caps[1]), act("c", "敲", caps[2])],
+            [],
+            [],
+        ],
     )
     assert settle(rnd, tie_share=share) == expected
 
@@ -89,12 +101,15 @@ def contender(player: str, cards: str, head: str) -> Contender:
 @pytest.mark.parametrize(
     ("a", "b", "expected"),
     [
-        pytest.param(("HQ S8 S4 S5", "HQ S8"), ("H2 C8 H4 C4", "H2 C8"), 1,
-                     id="例1-天杠-9-beats-地杠-8"),
-        pytest.param(("H2 D2 S7 H8", "H2 H8"), ("HQ C7 S8 SJ", "HQ S8"), 0,
-                     id="例2-地杠-9-draws-天杠-8"),
-        pytest.param(("H2 D2 S7 H8", "H2 H8"), ("HQ C7 S8 SJ", "HQ C7"), 1,
-                     id="例2-地杠-9-beats-9-9"),
+        pytest.param(
+            ("HQ S8 S4 S5", "HQ S8"), ("H2 C8 H4 C4", "H2 C8"), 1, id="例1-天杠-9-beats-地杠-8"
+        ),
+        pytest.param(
+            ("H2 D2 S7 H8", "H2 H8"), ("HQ C7 S8 SJ", "HQ S8"), 0, id="例2-地杠-9-draws-天杠-8"
+        ),
+        pytest.param(
+            ("H2 D2 S7 H8", "H2 H8"), ("HQ C7 S8 SJ", "HQ C7"), 1, id="例2-地杠-9-beats-9-9"
+        ),
     ],
 )
 def test_the_seed_split_comparisons(a, b, expected):
@@ -104,9 +119,13 @@ def test_the_seed_split_comparisons(a, b, expected):
 @pytest.mark.parametrize(
     ("cards", "splits"),
     [
-        pytest.param("HQ S8 S4 S5", {("天杠", "板五九"), ("6点", "3点"), ("7点", "2点")}, id="例1-a"),
+        pytest.param(
+            "HQ S8 S4 S5", {("天杠", "板五九"), ("6点", "3点"), ("7点", "2点")}, id="例1-a"
+        ),
         pytest.param("H2 D2 S7 H8", {("地杠", "地关九"), ("地牌", "5点")}, id="例2-a"),
-        pytest.param("HQ C7 S8 SJ", {("天杠", "8点"), ("天关九", "乌龙九"), ("5点", "3点")}, id="例2-b"),
+        pytest.param(
+            "HQ C7 S8 SJ", {("天杠", "8点"), ("天关九", "乌龙九"), ("5点", "3点")}, id="例2-b"
+        ),
     ],
 )
 def test_eval_lists_every_split_with_both_names(cards, splits):
@@ -142,8 +161,26 @@ def test_two_card_names(cards, name):
     assert RANKING.two(*cards.split()).name == name
 
 
-LADDER = ["H3 RJ", "HQ DQ", "H2 D2", "H8 D8", "H4 D4", "S10 C10", "SJ CJ", "S9 C9", "HQ S9",
-          "HQ S8", "H2 S8", "HQ S7", "H2 S7", "H8 SJ", "H4 S5", "S4 S5", "H3 H6", "HQ S6"]
+LADDER = [
+    "H3 RJ",
+    "HQ DQ",
+    "H2 D2",
+    "H8 D8",
+    "H4 D4",
+    "S10 C10",
+    "SJ CJ",
+    "S9 C9",
+    "HQ S9",
+    "HQ S8",
+    "H2 S8",
+    "HQ S7",
+    "H2 S7",
+    "H8 SJ",
+    "H4 S5",
+    "S4 S5",
+    "H3 H6",
+    "HQ S6",
+]
 
 
 def test_the_ladder_runs_from_丁皇_down_to_points():
@@ -220,7 +257,36 @@ def test_the_deck_is_the_seeds_32_cards():
     assert len(cards) == 32 and len(set(cards)) == 32
     assert "H3" in cards and "RJ" in cards and "D3" not in cards
     assert "D3" in deck("D3") and "H3" not in deck("D3")
-    for kind in ("HQ", "DQ", "H2", "D2", "H8", "D8", "H4", "D4", "S10", "C10", "S4", "C4", "S6", "C6",
-                 "SJ", "CJ", "H10", "D10", "H6", "D6", "H7", "D7", "S5", "C5", "S7", "C7", "S8", "C8",
-                 "S9", "C9"):
+    for kind in (
+        "HQ",
+        "DQ",
+        "H2",
+        "D2",
+        "H8",
+        "D8",
+        "H4",
+        "D4",
+        "S10",
+        "C10",
+        "S4",
+        "C4",
+        "S6",
+        "C6",
+        "SJ",
+        "CJ",
+        "H10",
+        "D10",
+        "H6",
+        "D6",
+        "H7",
+        "D7",
+        "S5",
+        "C5",
+        "S7",
+        "C7",
+        "S8",
+        "C8",
+        "S9",
+        "C9",
+    ):
         assert kind in cards

@@ -38,8 +38,27 @@ def test_card_names(cards, name):
 
 
 def test_the_ladder_runs_from_至尊宝_through_pairs_水牛_天罡_地罡_to_points():
-    order = ["RJ S3", "HQ DQ", "H2 D2", "H8 D8", "H4 D4", "S10 C10", "H10 D10", "S9 C9", "HQ S9",
-             "HQ S8", "H2 S8", "HQ S7", "H2 S7", "H8 SJ", "H4 S5", "S4 S5", "H10 S9", "HQ S6", "S5 S3"]
+    order = [
+        "RJ S3",
+        "HQ DQ",
+        "H2 D2",
+        "H8 D8",
+        "H4 D4",
+        "S10 C10",
+        "H10 D10",
+        "S9 C9",
+        "HQ S9",
+        "HQ S8",
+        "H2 S8",
+        "HQ S7",
+        "H2 S7",
+        "H8 SJ",
+        "H4 S5",
+        "S4 S5",
+        "H10 S9",
+        "HQ S6",
+        "S5 S3",
+    ]
     strengths = [strength(c) for c in order]
     assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == len(strengths)
 

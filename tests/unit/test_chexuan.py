@@ -16,7 +16,10 @@ def three(betting, caps=(100, 100, 100), ante=0, heads=True):
     hands = [A, B, C]
     return round_of(
         "c",
-        *(seat(p, h[0], cap, h[1] if heads else None) for p, h, cap in zip("abc", hands, caps)),
+        *(
+            seat(p, h[0], cap, h[1] if heads else None)
+            for p, h, cap in zip("abc", hands, caps, strict=True)
+        ),
         ante=ante,
         betting=betting,
     )
@@ -31,11 +34,13 @@ def checks(result):
 
 
 def test_folded_chips_go_to_the_strongest_tail_still_in():
-    rnd = three([
-        [act("a", "大", 20), act("b", "跟", 20), act("c", "跟", 20)],
-        [act("a", "大", 30), act("b", "跟", 30), act("c", "丢")],
-        [act("a", "大", 10), act("b", "跟", 10)],
-    ])
+    rnd = three(
+        [
+            [act("a", "大", 20), act("b", "跟", 20), act("c", "跟", 20)],
+            [act("a", "大", 30), act("b", "跟", 30), act("c", "丢")],
+            [act("a", "大", 10), act("b", "跟", 10)],
+        ]
+    )
     [result] = replay(rnd)
     assert result.deltas == {"a": 0, "b": 20, "c": -20}
     assert result.stakes == {"a": 60, "b": 60, "c": 20}
@@ -79,10 +84,20 @@ def test_a_carried_ante_pool_grows_on_a_void_and_goes_to_the_strongest_tail():
     for s in void["seats"]:
         s["cards"] = s["cards"][:2]
         s.pop("head")
-    played = three([[act("a", "大", 20), act("b", "跟", 20), act("c", "跟", 20)],
-                    [act("a", "休"), act("b", "休"), act("c", "大", 5), act("a", "跟", 5),
-                     act("b", "跟", 5)],
-                    [act("a", "大", 5), act("b", "跟", 5), act("c", "跟", 5)]], ante=10)
+    played = three(
+        [
+            [act("a", "大", 20), act("b", "跟", 20), act("c", "跟", 20)],
+            [
+                act("a", "休"),
+                act("b", "休"),
+                act("c", "大", 5),
+                act("a", "跟", 5),
+                act("b", "跟", 5),
+            ],
+            [act("a", "大", 5), act("b", "跟", 5), act("c", "跟", 5)],
+        ],
+        ante=10,
+    )
     first, second = replay(void, played, preset="mango")
     assert first.deltas == {"a": -10, "b": -10, "c": -10} and first.carried == 30
     assert second.carried == -30
@@ -93,8 +108,13 @@ def test_a_carried_ante_pool_grows_on_a_void_and_goes_to_the_strongest_tail():
 
 def test_an_illegal_休_after_a_bet_is_flagged_with_its_round():
     good = three([[act("a", "敲", 100), act("b", "敲", 100), act("c", "敲", 100)], [], []])
-    bad = three([[act("a", "大", 20), act("b", "休"), act("c", "跟", 20)],
-                 [act("b", "休"), act("c", "休"), act("a", "休")], []])
+    bad = three(
+        [
+            [act("a", "大", 20), act("b", "休"), act("c", "跟", 20)],
+            [act("b", "休"), act("c", "休"), act("a", "休")],
+            [],
+        ]
+    )
     _, result = replay(good, bad)
     [issue] = [i for i in result.issues if i.check == "illegal_action"]
     assert issue.round == 2
@@ -104,20 +124,42 @@ def test_an_illegal_休_after_a_bet_is_flagged_with_its_round():
 @pytest.mark.parametrize(
     ("betting", "detail"),
     [
-        pytest.param([[act("b", "大", 10)]], "deal round 1: b 大 out of turn (a to act)", id="out-of-turn"),
-        pytest.param([[act("a", "大", 200)]], "deal round 1: a 大 200 beyond the 簸簸 (100 left)",
-                     id="大-beyond-簸簸"),
-        pytest.param([[act("a", "大", 10), act("b", "大", 5)]], "deal round 1: b 大 5 does not exceed 10",
-                     id="大-that-does-not-raise"),
-        pytest.param([[act("a", "跟")]], "deal round 1: a 跟 with nothing to match", id="跟-nothing"),
-        pytest.param([[act("a", "敲", 50)]], "deal round 1: a 敲 50 where the 簸簸 leaves 100",
-                     id="敲-not-the-whole-簸簸"),
-        pytest.param([[act("a", "丢"), act("b", "大", 10), act("a", "跟", 10)]],
-                     "deal round 1: a 跟 after leaving the betting", id="acting-after-丢"),
-        pytest.param([[act("a", "大", 10), act("b", "跟", 10)]],
-                     "deal round 1: ended with c still to act", id="round-left-open"),
-        pytest.param([[act("a", "大", 10), act("b", "跟", 10), act("c", "跟", 10)]],
-                     "deal round 2: no actions logged", id="missing-deal-round"),
+        pytest.param(
+            [[act("b", "大", 10)]], "deal round 1: b 大 out of turn (a to act)", id="out-of-turn"
+        ),
+        pytest.param(
+            [[act("a", "大", 200)]],
+            "deal round 1: a 大 200 beyond the 簸簸 (100 left)",
+            id="大-beyond-簸簸",
+        ),
+        pytest.param(
+            [[act("a", "大", 10), act("b", "大", 5)]],
+            "deal round 1: b 大 5 does not exceed 10",
+            id="大-that-does-not-raise",
+        ),
+        pytest.param(
+            [[act("a", "跟")]], "deal round 1: a 跟 with nothing to match", id="跟-nothing"
+        ),
+        pytest.param(
+            [[act("a", "敲", 50)]],
+            "deal round 1: a 敲 50 where the 簸簸 leaves 100",
+            id="敲-not-the-whole-簸簸",
+        ),
+        pytest.param(
+            [[act("a", "丢"), act("b", "大", 10), act("a", "跟", 10)]],
+            "deal round 1: a 跟 after leaving the betting",
+            id="acting-after-丢",
+        ),
+        pytest.param(
+            [[act("a", "大", 10), act("b", "跟", 10)]],
+            "deal round 1: ended with c still to act",
+            id="round-left-open",
+        ),
+        pytest.param(
+            [[act("a", "大", 10), act("b", "跟", 10), act("c", "跟", 10)]],
+            "deal round 2: no actions logged",
+            id="missing-deal-round",
+        ),
     ],
 )
 def test_illegal_action_sequences_name_the_deal_round_and_the_action(betting, detail):
@@ -128,10 +170,13 @@ def test_illegal_action_sequences_name_the_deal_round_and_the_action(betting, de
 
 
 def test_a_short_敲_does_not_reopen_the_betting():
-    rnd = three([[act("a", "大", 50), act("b", "跟", 50), act("c", "敲", 30)], [], []],
-                caps=(100, 100, 30))
-    rnd["betting"][1:] = [[act("a", "休"), act("b", "大", 10), act("a", "跟", 10)],
-                          [act("a", "休"), act("b", "休")]]
+    rnd = three(
+        [[act("a", "大", 50), act("b", "跟", 50), act("c", "敲", 30)], [], []], caps=(100, 100, 30)
+    )
+    rnd["betting"][1:] = [
+        [act("a", "休"), act("b", "大", 10), act("a", "跟", 10)],
+        [act("a", "休"), act("b", "休")],
+    ]
     [result] = replay(rnd)
     assert checks(result) == ["settlement_mismatch"]
     # a and b draw; c (30) pays b, the stronger tail; no void: c is all in.
@@ -191,7 +236,9 @@ def test_a_special_hand_beats_any_ordinary_one():
     ("options", "expected"),
     [
         pytest.param({}, {"a": 0, "b": 0}, id="seed-one-bigger-one-smaller-draws"),
-        pytest.param({"preset": "tail_decides"}, {"a": 100, "b": -100}, id="option-the-tail-decides"),
+        pytest.param(
+            {"preset": "tail_decides"}, {"a": 100, "b": -100}, id="option-the-tail-decides"
+        ),
     ],
 )
 def test_例2_draw_under_the_split_rule_options(options, expected):
@@ -241,18 +288,36 @@ def test_a_tampered_claim_is_a_per_player_mismatch():
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        pytest.param(lambda r: r["seats"][0].update(cards=["SK", "DQ", "H4", "H2"]),
-                     "round 1: card SK is not in the 扯旋 deck", id="card-outside-the-deck"),
-        pytest.param(lambda r: r["seats"][0].update(cards=["H8", "DQ", "H4", "H2"]),
-                     "round 1: duplicate card H8", id="duplicate-card"),
-        pytest.param(lambda r: r["seats"][0].update(player="zz"),
-                     "round 1: player zz is not in the session", id="stranger"),
-        pytest.param(lambda r: r["seats"][0].update(cards=["HQ", "DQ", "H4"]),
-                     "round 1: wrong card count [3, 4, 4]", id="wrong-count"),
-        pytest.param(lambda r: r["seats"][0].pop("head"),
-                     "round 1: a reached the showdown without a split", id="no-split"),
-        pytest.param(lambda r: r["seats"][0].update(head=["HQ", "S9"]),
-                     "round 1: a's split does not match his cards", id="split-of-other-cards"),
+        pytest.param(
+            lambda r: r["seats"][0].update(cards=["SK", "DQ", "H4", "H2"]),
+            "round 1: card SK is not in the 扯旋 deck",
+            id="card-outside-the-deck",
+        ),
+        pytest.param(
+            lambda r: r["seats"][0].update(cards=["H8", "DQ", "H4", "H2"]),
+            "round 1: duplicate card H8",
+            id="duplicate-card",
+        ),
+        pytest.param(
+            lambda r: r["seats"][0].update(player="zz"),
+            "round 1: player zz is not in the session",
+            id="stranger",
+        ),
+        pytest.param(
+            lambda r: r["seats"][0].update(cards=["HQ", "DQ", "H4"]),
+            "round 1: wrong card count [3, 4, 4]",
+            id="wrong-count",
+        ),
+        pytest.param(
+            lambda r: r["seats"][0].pop("head"),
+            "round 1: a reached the showdown without a split",
+            id="no-split",
+        ),
+        pytest.param(
+            lambda r: r["seats"][0].update(head=["HQ", "S9"]),
+            "round 1: a's split does not match his cards",
+            id="split-of-other-cards",
+        ),
     ],
 )
 def test_impossible_rounds_are_rejected_with_a_reason(change, reason):

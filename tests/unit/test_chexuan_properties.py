@@ -25,8 +25,9 @@ def showdowns(draw):
         if p in folded:
             continue
         tail = draw(st.integers(0, 12))
-        contenders.append(Contender(p, draw(st.sampled_from([0, 0, 0, 1, 2])),
-                                    draw(st.integers(tail, 12)), tail))
+        contenders.append(
+            Contender(p, draw(st.sampled_from([0, 0, 0, 1, 2])), draw(st.integers(tail, 12)), tail)
+        )
     return chips, contenders, folded
 
 
@@ -36,8 +37,14 @@ def test_nobody_wins_from_one_opponent_more_than_his_own_stake_nor_loses_more_th
     showdown, tail_decides, by_head, by_stake
 ):
     chips, contenders, folded = showdown
-    paid = settle_transfers(chips, contenders, folded, tail_decides=tail_decides, by_head=by_head,
-                            share_by_stake=by_stake)
+    paid = settle_transfers(
+        chips,
+        contenders,
+        folded,
+        tail_decides=tail_decides,
+        by_head=by_head,
+        share_by_stake=by_stake,
+    )
     for (loser, winner), amount in paid.items():
         assert 0 < amount <= min(chips[loser], chips[winner])
     for p in chips:
@@ -57,7 +64,12 @@ def all_in_rounds(draw):
     dealer = draw(st.integers(0, n - 1))
     order = [PLAYERS[(dealer + 1 + i) % n] for i in range(n)]
     betting = [[{"player": p, "act": "敲"} for p in order], [], []]
-    return {"dealer": PLAYERS[dealer], "ante": draw(st.integers(0, 10)), "seats": seats, "betting": betting}
+    return {
+        "dealer": PLAYERS[dealer],
+        "ante": draw(st.integers(0, 10)),
+        "seats": seats,
+        "betting": betting,
+    }
 
 
 @settings(max_examples=200, deadline=None)

@@ -27,10 +27,15 @@ def replay(*rounds, **options):
 
 
 def test_the_banker_plays_each_player_and_his_stake_is_the_largest_bet_he_faces():
-    rnd = {"banker": "a", "seats": [pseat("a", "H8 S6"),  # 人4
-                                    pseat("b", "HQ S9", 30),  # 水牛 wins
-                                    pseat("c", "S5 S3", 20),  # 杂8 wins
-                                    pseat("d", "SJ C9", 10)]}  # 短0 loses
+    rnd = {
+        "banker": "a",
+        "seats": [
+            pseat("a", "H8 S6"),  # 人4
+            pseat("b", "HQ S9", 30),  # 水牛 wins
+            pseat("c", "S5 S3", 20),  # 杂8 wins
+            pseat("d", "SJ C9", 10),
+        ],
+    }  # 短0 loses
     [result] = replay(rnd)
     assert result.deltas == {"a": -40, "b": 30, "c": 20, "d": -10}
     assert result.stakes == {"a": 30, "b": 30, "c": 20, "d": 10}
@@ -51,9 +56,14 @@ def test_ties(preset, expected):
 
 
 def test_four_card_play_wins_both_halves_or_pushes():
-    rnd = {"banker": "a", "seats": [pseat("a", "H8 S6 H4 S5", head="H4 S5"),  # 和9 / 人4
-                                    pseat("b", "HQ S9 D8 C6", 10, head="HQ S9"),  # 水牛 / 人4: win + tie
-                                    pseat("c", "H2 D2 S3 C5", 10, head="H2 D2")]}  # 地牌对 / 杂8
+    rnd = {
+        "banker": "a",
+        "seats": [
+            pseat("a", "H8 S6 H4 S5", head="H4 S5"),  # 和9 / 人4
+            pseat("b", "HQ S9 D8 C6", 10, head="HQ S9"),  # 水牛 / 人4: win + tie
+            pseat("c", "H2 D2 S3 C5", 10, head="H2 D2"),
+        ],
+    }  # 地牌对 / 杂8
     [result] = replay(rnd, preset="four_cards")
     assert result.deltas == {"a": -20, "b": 10, "c": 10}
     rnd["seats"][1]["head"] = ["D8", "C6"]
@@ -74,13 +84,26 @@ def test_a_bet_above_the_table_limit_is_an_illegal_action():
 @pytest.mark.parametrize(
     ("seats", "reason"),
     [
-        pytest.param([pseat("a", "H3 S6"), pseat("b", "HQ S9", 1)], "round 1: card H3 is not in the 牌九 deck",
-                     id="red-3-is-扯旋s"),
-        pytest.param([pseat("a", "HQ S6"), pseat("b", "HQ S9", 1)], "round 1: duplicate card HQ", id="duplicate"),
-        pytest.param([pseat("a", "H8 S6 S5"), pseat("b", "HQ S9", 1)], "round 1: wrong card count 3 for a",
-                     id="wrong-count"),
-        pytest.param([pseat("x", "H8 S6"), pseat("b", "HQ S9", 1)], "round 1: player x is not in the session",
-                     id="stranger"),
+        pytest.param(
+            [pseat("a", "H3 S6"), pseat("b", "HQ S9", 1)],
+            "round 1: card H3 is not in the 牌九 deck",
+            id="red-3-is-扯旋s",
+        ),
+        pytest.param(
+            [pseat("a", "HQ S6"), pseat("b", "HQ S9", 1)],
+            "round 1: duplicate card HQ",
+            id="duplicate",
+        ),
+        pytest.param(
+            [pseat("a", "H8 S6 S5"), pseat("b", "HQ S9", 1)],
+            "round 1: wrong card count 3 for a",
+            id="wrong-count",
+        ),
+        pytest.param(
+            [pseat("x", "H8 S6"), pseat("b", "HQ S9", 1)],
+            "round 1: player x is not in the session",
+            id="stranger",
+        ),
     ],
 )
 def test_impossible_rounds_are_rejected(seats, reason):
@@ -122,8 +145,13 @@ def test_a_round_is_zero_sum_and_nobody_loses_more_than_his_exposure(drawn, ties
 def test_replay_of_a_simulated_session_finds_exactly_the_injected_anomalies(seed, n_players, rate):
     players = [f"u{i}" for i in range(n_players)]
     sim = GAME.simulate(random.Random(seed), players, 40, 10, rate)
-    session = session_of(sim.rounds, players=players, game="paigow", preset=sim.variant["preset"],
-                         **sim.variant["options"])
+    session = session_of(
+        sim.rounds,
+        players=players,
+        game="paigow",
+        preset=sim.variant["preset"],
+        **sim.variant["options"],
+    )
     found = [(issue.round, issue.check) for r in GAME.replay(session) for issue in r.issues]
     assert found == sim.anomalies
     if rate == 0.0:
@@ -132,7 +160,15 @@ def test_replay_of_a_simulated_session_finds_exactly_the_injected_anomalies(seed
 
 def test_every_preset_resolves():
     for preset in PRESETS:
-        replay({"banker": "a", "seats": [pseat("a", "H8 S6 H4 S5", head="H4 S5"),
-                                         pseat("b", "HQ S9 D8 C6", 5, head="HQ S9")]}
-               if preset == "four_cards" else
-               {"banker": "a", "seats": [pseat("a", "H8 S6"), pseat("b", "HQ S9", 5)]}, preset=preset)
+        replay(
+            {
+                "banker": "a",
+                "seats": [
+                    pseat("a", "H8 S6 H4 S5", head="H4 S5"),
+                    pseat("b", "HQ S9 D8 C6", 5, head="HQ S9"),
+                ],
+            }
+            if preset == "four_cards"
+            else {"banker": "a", "seats": [pseat("a", "H8 S6"), pseat("b", "HQ S9", 5)]},
+            preset=preset,
+        )
