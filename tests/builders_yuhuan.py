@@ -29,7 +29,9 @@ def meld(kind: str, text: str, source: str | None = None) -> dict[str, Any]:
     return {"type": kind, "tiles": tiles(text), "from": source}
 
 
-def hand(concealed: str, *melds: dict[str, Any], win: str | None = None, **fields: Any) -> dict[str, Any]:
+def hand(
+    concealed: str, *melds: dict[str, Any], win: str | None = None, **fields: Any
+) -> dict[str, Any]:
     """A `games eval` record: hand("777p999m...", meld("pung", "222z"), win="7p", wildcard="8p")."""
     record: dict[str, Any] = {"tiles": tiles(concealed), "melds": list(melds), **fields}
     if win:
@@ -39,8 +41,16 @@ def hand(concealed: str, *melds: dict[str, Any], win: str | None = None, **field
     return record
 
 
-def seat(player: str, wind: str, concealed: str, *melds: dict[str, Any], flowers: str = "") -> dict[str, Any]:
-    return {"player": player, "wind": wind, "tiles": tiles(concealed), "melds": list(melds), "flowers": tiles(flowers)}
+def seat(
+    player: str, wind: str, concealed: str, *melds: dict[str, Any], flowers: str = ""
+) -> dict[str, Any]:
+    return {
+        "player": player,
+        "wind": wind,
+        "tiles": tiles(concealed),
+        "melds": list(melds),
+        "flowers": tiles(flowers),
+    }
 
 
 def round_of(
@@ -65,7 +75,12 @@ def win_of(player: str, tile: str, source: str | None = None, **flags: bool) -> 
     return {"player": player, "tile": tile, "from": source, **flags}
 
 
-def session_of(rounds: list[dict[str, Any]], players: list[str] | None = None, preset: str | None = None, **options: Any) -> Session:
+def session_of(
+    rounds: list[dict[str, Any]],
+    players: list[str] | None = None,
+    preset: str | None = None,
+    **options: Any,
+) -> Session:
     return Session(
         format="stakelog/1",
         session_id="yuhuan-test",

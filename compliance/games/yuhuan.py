@@ -68,7 +68,13 @@ def options_for(variant: Variant | None) -> YuhuanOptions:
     return resolve_options(variant or Variant(), PRESETS, DEFAULT_PRESET, YuhuanOptions)
 
 
-def settle_round(rnd: YuhuanRound, o: YuhuanOptions, index: int, known: set[str] | None = None, itemise: bool = False) -> RoundOutcome:
+def settle_round(
+    rnd: YuhuanRound,
+    o: YuhuanOptions,
+    index: int,
+    known: set[str] | None = None,
+    itemise: bool = False,
+) -> RoundOutcome:
     """Score every hand of a round and settle it; DealError if it cannot have been dealt."""
     where = f"round {index}"
     players = [h.player for h in rnd.hands]
@@ -82,20 +88,36 @@ def settle_round(rnd: YuhuanRound, o: YuhuanOptions, index: int, known: set[str]
     if seat.get(rnd.banker) != "1z":
         raise DealError(f"{where}: the banker {rnd.banker!r} must sit 东 (1z)")
     win = rnd.win
-    if win is not None and (win.player not in seat or (win.from_ is not None and win.from_ not in seat)):
+    if win is not None and (
+        win.player not in seat or (win.from_ is not None and win.from_ not in seat)
+    ):
         raise DealError(f"{where}: the win names a player not at the table")
     check_tile_supply(rnd, o, where)
     out = RoundOutcome({p: 0 for p in players}, {})
     contexts = {}
     for hand in rnd.hands:
         expected = 17 if win is not None and hand.player == win.player else 16
-        ctx = hand_context(hand.tiles, hand.melds, hand.flowers, hand.wind, rnd.wildcard, f"{where}: {hand.player}", expected)
+        ctx = hand_context(
+            hand.tiles,
+            hand.melds,
+            hand.flowers,
+            hand.wind,
+            rnd.wildcard,
+            f"{where}: {hand.player}",
+            expected,
+        )
         contexts[hand.player] = ctx
         out.has_kong |= any(m[0] in (KONG, CONCEALED_KONG) for m in ctx.exposed)
         _check_chows(hand, seat, index, out.issues)
     if win is None:
         if rnd.tiles_left != o.huang_tiles:
-            out.issues.append(_illegal(index, f"no win but {rnd.tiles_left} tiles left, 黄庄 comes at {o.huang_tiles}", players))
+            out.issues.append(
+                _illegal(
+                    index,
+                    f"no win but {rnd.tiles_left} tiles left, 黄庄 comes at {o.huang_tiles}",
+                    players,
+                )
+            )
         return out
     if win.tile not in rnd.hands[players.index(win.player)].tiles:
         raise DealError(f"{where}: the winning tile {win.tile} is not in {win.player}'s tiles")
@@ -107,7 +129,13 @@ def settle_round(rnd: YuhuanRound, o: YuhuanOptions, index: int, known: set[str]
     _check_win_flags(rnd, ctx, o, index, out.issues)
     best = best_scoring(ctx, o, itemise)
     if best is None:
-        out.issues.append(_illegal(index, f"{win.player} declared a win with a hand that is not complete", (win.player,)))
+        out.issues.append(
+            _illegal(
+                index,
+                f"{win.player} declared a win with a hand that is not complete",
+                (win.player,),
+            )
+        )
         return out
     out.winner = win.player
     out.scorings[win.player] = best
@@ -116,7 +144,9 @@ def settle_round(rnd: YuhuanRound, o: YuhuanOptions, index: int, known: set[str]
             out.scorings[p] = loser_scoring(contexts[p], o, itemise)
     if win.from_ is not None and rnd.tiles_left - o.huang_tiles <= o.chengbao_tiles:
         out.chengbao = win.from_
-    out.deltas = settle(players, {p: s.total for p, s in out.scorings.items()}, out.winner, out.chengbao)
+    out.deltas = settle(
+        players, {p: s.total for p, s in out.scorings.items()}, out.winner, out.chengbao
+    )
     return out
 
 
@@ -129,20 +159,45 @@ def _check_chows(hand, seat: dict[str, str], index: int, issues: list[Integrity]
     before = WINDS_ORDER[(WINDS_ORDER.index(hand.wind) - 1) % 4]
     for meld in hand.melds:
         if meld.type == "chow" and meld.from_ is not None and seat.get(meld.from_) != before:
-            issues.append(_illegal(index, f"{hand.player} chowed {''.join(meld.tiles)} from {meld.from_}, not from 上家", (hand.player,)))
+            issues.append(
+                _illegal(
+                    index,
+                    f"{hand.player} chowed {''.join(meld.tiles)} from {meld.from_}, not from 上家",
+                    (hand.player,),
+                )
+            )
 
 
-def _check_win_flags(rnd: YuhuanRound, ctx, o: YuhuanOptions, index: int, issues: list[Integrity]) -> None:
+def _check_win_flags(
+    rnd: YuhuanRound, ctx, o: YuhuanOptions, index: int, issues: list[Integrity]
+) -> None:
     """杠上开花 only self-drawn after a kong or 杠花; 拉杠 only on another's tile; no win after 黄庄."""
     win = rnd.win
-    if win.kong_flower and (win.from_ is not None or not (ctx.flowers or any(m[0] in (KONG, CONCEALED_KONG) for m in ctx.exposed))):
-        issues.append(_illegal(index, f"{win.player} claims 杠上开花 without a self-drawn replacement after a kong or 杠花", (win.player,)))
+    if win.kong_flower and (
+        win.from_ is not None
+        or not (ctx.flowers or any(m[0] in (KONG, CONCEALED_KONG) for m in ctx.exposed))
+    ):
+        issues.append(
+            _illegal(
+                index,
+                f"{win.player} claims 杠上开花 without a self-drawn replacement after a kong or 杠花",
+                (win.player,),
+            )
+        )
         ctx.kong_flower = False
     if win.robbed_kong and win.from_ is None:
-        issues.append(_illegal(index, f"{win.player} claims 拉杠 on a self-drawn tile", (win.player,)))
+        issues.append(
+            _illegal(index, f"{win.player} claims 拉杠 on a self-drawn tile", (win.player,))
+        )
         ctx.robbed_kong = False
     if rnd.tiles_left < o.huang_tiles:
-        issues.append(_illegal(index, f"a win with {rnd.tiles_left} tiles left, after 黄庄 at {o.huang_tiles}", (win.player,)))
+        issues.append(
+            _illegal(
+                index,
+                f"a win with {rnd.tiles_left} tiles left, after 黄庄 at {o.huang_tiles}",
+                (win.player,),
+            )
+        )
 
 
 def explain(out: RoundOutcome) -> str:
@@ -180,12 +235,19 @@ class Yuhuan:
                 at = 0
             elif rnd.banker != ring[at]:
                 out.issues.append(
-                    Integrity(index, WRONG_BANKER, f"banker {rnd.banker}, the rules give {ring[at]}", (rnd.banker, ring[at]))
+                    Integrity(
+                        index,
+                        WRONG_BANKER,
+                        f"banker {rnd.banker}, the rules give {ring[at]}",
+                        (rnd.banker, ring[at]),
+                    )
                 )
             deltas = {p: d * o.points_per_hu for p, d in out.deltas.items()}
             mismatch = compare_claims(index, deltas, rnd.claimed)
             if mismatch is not None:
-                mismatch.detail += " — rules: " + explain(settle_round(rnd, o, index, known, itemise=True))
+                mismatch.detail += " — rules: " + explain(
+                    settle_round(rnd, o, index, known, itemise=True)
+                )
                 out.issues.append(mismatch)
             yield RoundResult(
                 index=index,
@@ -200,7 +262,9 @@ class Yuhuan:
             if not keeps:
                 at = (at + 1) % 4
 
-    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
+    def describe(
+        self, hand: list[str] | dict[str, Any], variant: Variant | None = None
+    ) -> dict[str, Any]:
         """A hand's best decomposition with every 胡 and 台 item, or a round's settlement."""
         o = options_for(variant)
         try:
@@ -211,7 +275,9 @@ class Yuhuan:
             raise DecodeError(f"invalid yuhuan hand: {exc}") from None
         return describe_hand(record, o)
 
-    def simulate(self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float) -> Simulated:
+    def simulate(
+        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
+    ) -> Simulated:
         from compliance.games.yuhuan_sim import simulate
 
         return simulate(rng, players, n_rounds, base, anomaly_rate)
@@ -220,13 +286,19 @@ class Yuhuan:
 def describe_hand(record: EvalHand, o: YuhuanOptions) -> dict[str, Any]:
     if not record.tiles:
         raise DealError("no tiles")
-    ctx = hand_context(record.tiles, record.melds, record.flowers, record.wind, record.wildcard, "hand", 17)
+    ctx = hand_context(
+        record.tiles, record.melds, record.flowers, record.wind, record.wildcard, "hand", 17
+    )
     win_tile = record.win_tile or record.tiles[-1]
     if win_tile not in record.tiles:
         raise DealError(f"hand: the winning tile {win_tile} is not among the tiles")
     ctx.win_tile = INDEX[win_tile]
     ctx.win_wild = win_tile == record.wildcard
-    ctx.self_drawn, ctx.kong_flower, ctx.robbed_kong = record.self_drawn, record.kong_flower, record.robbed_kong
+    ctx.self_drawn, ctx.kong_flower, ctx.robbed_kong = (
+        record.self_drawn,
+        record.kong_flower,
+        record.robbed_kong,
+    )
     head = {
         "game": "yuhuan",
         "wildcard": record.wildcard,

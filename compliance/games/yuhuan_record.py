@@ -14,7 +14,15 @@ import msgspec
 from compliance.errors import DealError
 from compliance.games.yuhuan_rules import YuhuanOptions
 from compliance.games.yuhuan_score import HandContext
-from compliance.games.yuhuan_tiles import HONOURS, INDEX, KINDS, Tile, Wind, flower_kind, format_tiles
+from compliance.games.yuhuan_tiles import (
+    HONOURS,
+    INDEX,
+    KINDS,
+    Tile,
+    Wind,
+    flower_kind,
+    format_tiles,
+)
 from compliance.games.yuhuan_win import CHOW, CONCEALED_KONG, KONG, PUNG, Meld
 
 MeldType = Literal["chow", "pung", "kong", "added_kong", "concealed_kong"]
@@ -88,7 +96,9 @@ def meld_of(record: MeldRecord, where: str) -> Meld:
         return (CHOW, lo, 0, True)
     if len(set(tiles)) != 1:
         raise DealError(f"{where}: {shown} is not a {record.type}")
-    kind = {"pung": PUNG, "kong": KONG, "added_kong": KONG, "concealed_kong": CONCEALED_KONG}[record.type]
+    kind = {"pung": PUNG, "kong": KONG, "added_kong": KONG, "concealed_kong": CONCEALED_KONG}[
+        record.type
+    ]
     return (kind, tiles[0], 0, kind != CONCEALED_KONG)
 
 
@@ -106,7 +116,9 @@ def hand_context(
     flower = flower_kind(wild)
     concealed = [INDEX[t] for t in tiles]
     if flower in concealed or any(INDEX[t] != flower for t in flowers):
-        raise DealError(f"{where}: {format_tiles([flower])} is the 杠花 and is set aside, never held")
+        raise DealError(
+            f"{where}: {format_tiles([flower])} is the 杠花 and is set aside, never held"
+        )
     exposed = tuple(meld_of(m, where) for m in melds)
     if any(m[1] == flower for m in exposed):
         raise DealError(f"{where}: a meld of the 杠花 {format_tiles([flower])}")
@@ -144,4 +156,6 @@ def check_tile_supply(rnd: YuhuanRound, options: YuhuanOptions, where: str) -> N
             raise DealError(f"{where}: {n} copies of {format_tiles([i])} (at most {limit})")
     wall = KINDS * 4 - (4 - options.wild_copies)
     if sum(counts) + rnd.tiles_left > wall:
-        raise DealError(f"{where}: {sum(counts)} tiles held and {rnd.tiles_left} left exceed the wall of {wall}")
+        raise DealError(
+            f"{where}: {sum(counts)} tiles held and {rnd.tiles_left} left exceed the wall of {wall}"
+        )

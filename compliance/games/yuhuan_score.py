@@ -18,7 +18,12 @@ SIDE, KANDANG, KAOBI, SINGLE, SHANPON = range(5)
 WAIT_NAMES = ("两面", "坎档", "靠壁", "对子", "对倒")
 HARD_WAITS = (KANDANG, KAOBI, SINGLE)
 MELD_NAMES = {CHOW: "顺", PUNG: "刻", KONG: "明杠", CONCEALED_KONG: "暗杠", PAIR: "对子"}
-SET_NAMES_EN = {"明刻": "exposed pung", "暗坎": "concealed pung", "明杠": "exposed kong", "暗杠": "concealed kong"}
+SET_NAMES_EN = {
+    "明刻": "exposed pung",
+    "暗坎": "concealed pung",
+    "明杠": "exposed kong",
+    "暗杠": "concealed kong",
+}
 
 
 @dataclass(slots=True)
@@ -52,7 +57,9 @@ class Scoring:
     items: list[dict] = field(default_factory=list)
 
 
-def _item(items: list | None, name: str, en: str, hu: int = 0, tai: int = 0, tiles: str = "") -> None:
+def _item(
+    items: list | None, name: str, en: str, hu: int = 0, tai: int = 0, tiles: str = ""
+) -> None:
     if items is not None and (hu or tai):
         entry: dict = {"item": name, "en": en}
         if tiles:
@@ -71,7 +78,9 @@ def meld_tiles(meld: Meld) -> list[int]:
     return [tile] * (2 if kind == PAIR else 4 if kind in (KONG, CONCEALED_KONG) else 3)
 
 
-def _set_points(meld: Meld, is_open: bool, seat: int, o: YuhuanOptions, items: list | None) -> tuple[int, int]:
+def _set_points(
+    meld: Meld, is_open: bool, seat: int, o: YuhuanOptions, items: list | None
+) -> tuple[int, int]:
     """刻 and 杠: 胡 by concealment and 幺九, 台 for 中, 发 and the seat wind."""
     kind, tile, _, _ = meld
     major = is_major(tile)
@@ -96,14 +105,23 @@ def _set_points(meld: Meld, is_open: bool, seat: int, o: YuhuanOptions, items: l
     return hu, tai
 
 
-def score(melds: Sequence[Meld], wait: int, wait_meld: int, ctx: HandContext, o: YuhuanOptions, items: list | None = None) -> Scoring:
+def score(
+    melds: Sequence[Meld],
+    wait: int,
+    wait_meld: int,
+    ctx: HandContext,
+    o: YuhuanOptions,
+    items: list | None = None,
+) -> Scoring:
     """胡数 × 2^台 of one decomposition with the winning tile in one place."""
     hu, tai = o.base_hu, 0
     _item(items, "底胡", "base for the winner", hu=o.base_hu)
     if ctx.flowers:
         hu += o.flower_hu * ctx.flowers
         tai += o.flower_tai * ctx.flowers
-        _item(items, f"杠花 ×{ctx.flowers}", "flower (白板) set aside", hu=o.flower_hu * ctx.flowers)
+        _item(
+            items, f"杠花 ×{ctx.flowers}", "flower (白板) set aside", hu=o.flower_hu * ctx.flowers
+        )
         _item(items, f"杠花 ×{ctx.flowers}", "a tai per flower", tai=o.flower_tai * ctx.flowers)
     suits = 0
     chows = winds = 0
@@ -117,7 +135,9 @@ def score(melds: Sequence[Meld], wait: int, wait_meld: int, ctx: HandContext, o:
                 hu += o.honour_pair_hu
                 _item(items, f"对子{chinese(tile)}", "pair of 中/发/seat wind", hu=o.honour_pair_hu)
         else:
-            is_open = exposed or (i == wait_meld and kind == PUNG and not ctx.self_drawn and o.discard_pung_exposed)
+            is_open = exposed or (
+                i == wait_meld and kind == PUNG and not ctx.self_drawn and o.discard_pung_exposed
+            )
             h, t = _set_points(meld, is_open, ctx.seat, o, items)
             hu, tai = hu + h, tai + t
             winds += tile in WINDS
@@ -127,7 +147,12 @@ def score(melds: Sequence[Meld], wait: int, wait_meld: int, ctx: HandContext, o:
     else:
         h = o.hard_wait_discard_hu if hard else o.easy_wait_discard_hu
     hu += h
-    _item(items, ("自摸 " if ctx.self_drawn else "放冲 ") + WAIT_NAMES[wait], "wait, self-drawn" if ctx.self_drawn else "wait, on a discard", hu=h)
+    _item(
+        items,
+        ("自摸 " if ctx.self_drawn else "放冲 ") + WAIT_NAMES[wait],
+        "wait, self-drawn" if ctx.self_drawn else "wait, on a discard",
+        hu=h,
+    )
     tai += _pattern_tai(chows, len(melds), suits, wait, ctx, o, items)
     tai_raw = tai
     tai = min(tai, o.max_tai)
@@ -143,7 +168,15 @@ def score(melds: Sequence[Meld], wait: int, wait_meld: int, ctx: HandContext, o:
     return Scoring(total, hu, tai, tai_raw, tuple(melds), wait, wait_meld)
 
 
-def _pattern_tai(chows: int, n_melds: int, suits: int, wait: int, ctx: HandContext, o: YuhuanOptions, items: list | None) -> int:
+def _pattern_tai(
+    chows: int,
+    n_melds: int,
+    suits: int,
+    wait: int,
+    ctx: HandContext,
+    o: YuhuanOptions,
+    items: list | None,
+) -> int:
     """平胡, 碰碰胡, 混一色, 清一色, 杠上开花, 拉杠 and the 財神 count."""
     tai = 0
     if chows == n_melds - 1 and wait == SIDE:
@@ -181,7 +214,8 @@ def placements(melds: Sequence[Meld], first: int, ctx: HandContext) -> list[tupl
         if kind == CHOW:
             for pos in range(3):
                 is_wild = bool(mask & (1 << pos))
-                if (is_wild if wild else not is_wild and tile + pos == win):
+                fits = is_wild if wild else (not is_wild and tile + pos == win)
+                if fits:
                     found[(_chow_wait(tile, pos), i)] = None
         elif kind in (PUNG, PAIR):
             full = 7 if kind == PUNG else 3
@@ -252,7 +286,9 @@ def loser_scoring(ctx: HandContext, o: YuhuanOptions, itemise: bool = False) -> 
     return result
 
 
-def settle(players: Sequence[str], totals: dict[str, int], winner: str | None, chengbao: str | None) -> dict[str, int]:
+def settle(
+    players: Sequence[str], totals: dict[str, int], winner: str | None, chengbao: str | None
+) -> dict[str, int]:
     """付分: each other player pays the winner's total (the 承包 discarder pays it all);
     among the others the smaller total pays the larger the difference."""
     deltas = {p: 0 for p in players}

@@ -17,12 +17,21 @@ import msgspec
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER, Simulated
 from compliance.games.yuhuan_record import HandRecord, MeldRecord, WinRecord, YuhuanRound
 from compliance.games.yuhuan_rules import DEFAULT_PRESET, YuhuanOptions
-from compliance.games.yuhuan_tiles import HONOURS, KINDS, TILES, counts_of, flower_kind, shuffled_wall
+from compliance.games.yuhuan_tiles import (
+    HONOURS,
+    KINDS,
+    TILES,
+    counts_of,
+    flower_kind,
+    shuffled_wall,
+)
 
 WIN_RATE = 0.85
 
 
-def simulate(rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float) -> Simulated:
+def simulate(
+    rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
+) -> Simulated:
     from compliance.games.yuhuan import settle_round
 
     if len(players) != 4:
@@ -55,14 +64,16 @@ def _claims(rnd: YuhuanRound, o: YuhuanOptions, index: int) -> dict[str, int]:
     return {p: d * o.points_per_hu for p, d in out.deltas.items()}
 
 
-def _tamper(rng: random.Random, rnd: YuhuanRound, ring: list[str], at: int, o: YuhuanOptions, index: int):
+def _tamper(
+    rng: random.Random, rnd: YuhuanRound, ring: list[str], at: int, o: YuhuanOptions, index: int
+):
     """A changed payout, a banker out of turn, or a 杠上开花 claimed on a discard."""
     kind = rng.choice((SETTLEMENT_MISMATCH, WRONG_BANKER, ILLEGAL_ACTION))
     if kind == ILLEGAL_ACTION and rnd.win is not None and rnd.win.from_ is not None:
         win = msgspec.structs.replace(rnd.win, kong_flower=True)
         rnd = msgspec.structs.replace(rnd, win=win)
         return msgspec.structs.replace(rnd, claimed=_claims(rnd, o, index)), ILLEGAL_ACTION
-    if kind == WRONG_BANKER:
+    if kind == WRONG_BANKER and index > 1:  # the first banker is the dice's choice
         seating = ring[at + 1 :] + ring[: at + 1]
         winds = {p: f"{i + 1}z" for i, p in enumerate(seating)}
         hands = [msgspec.structs.replace(h, wind=winds[h.player]) for h in rnd.hands]
@@ -115,7 +126,9 @@ def deal_round(rng: random.Random, seating: list[str]) -> YuhuanRound:
         kong_flower=from_ is None and has_kong and rng.random() < 0.2,
         robbed_kong=from_ is not None and rng.random() < 0.03,
     )
-    held = sum(len(h) for h in hands) + sum(len(f) for f in flowers) + sum(len(m.tiles) for m in melds)
+    held = (
+        sum(len(h) for h in hands) + sum(len(f) for f in flowers) + sum(len(m.tiles) for m in melds)
+    )
     tiles_left = rng.randint(16, max(16, 135 - held - 24))
     return _round(seating, hands, flowers, all_melds, wildcard, tiles_left, win)
 
@@ -131,10 +144,14 @@ def _round(seating, hands, flowers, melds, wildcard, tiles_left, win) -> YuhuanR
         )
         for i, p in enumerate(seating)
     ]
-    return YuhuanRound(banker=seating[0], wildcard=TILES[wildcard], tiles_left=tiles_left, hands=records, win=win)
+    return YuhuanRound(
+        banker=seating[0], wildcard=TILES[wildcard], tiles_left=tiles_left, hands=records, win=win
+    )
 
 
-def _build_win(rng, pool, own, wildcard, flower, seat, seating) -> tuple[list[int], list[MeldRecord]]:
+def _build_win(
+    rng, pool, own, wildcard, flower, seat, seating
+) -> tuple[list[int], list[MeldRecord]]:
     """Five melds and a pair from the winner's tiles and the wall, some claimed,
     and up to three tiles of concealed melds given over to 財神."""
     pool[flower] = 0
@@ -164,7 +181,12 @@ def _pick_meld(rng, pool, own) -> list[int]:
     for _ in range(200):
         tile = rng.choice(own) if rng.random() < 0.7 else rng.randrange(KINDS)
         roll = rng.random()
-        if roll < 0.55 and tile < HONOURS and tile % 9 <= 6 and all(pool[tile + d] for d in range(3)):
+        if (
+            roll < 0.55
+            and tile < HONOURS
+            and tile % 9 <= 6
+            and all(pool[tile + d] for d in range(3))
+        ):
             meld = [tile, tile + 1, tile + 2]
         elif roll < 0.93 and pool[tile] >= 3:
             meld = [tile] * 3

@@ -16,7 +16,7 @@ claimed from another player.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement, product
 
 from compliance.games.yuhuan_tiles import EAST, GREEN, HONOURS, RED, WINDS
@@ -33,7 +33,7 @@ def _take(key: tuple[int, ...], rank: int, n: int) -> tuple[int, ...]:
     return key[:rank] + (key[rank] - n,) + key[rank + 1 :]
 
 
-@lru_cache(maxsize=None)
+@cache
 def suit_need(key: tuple[int, ...], chows: bool, pair: bool) -> int:
     """Fewest 財神 that make one suit's tiles into melds (and the pair).
 
@@ -88,7 +88,9 @@ def is_winning(counts: Sequence[int], wildcards: int) -> bool:
 
 
 @lru_cache(maxsize=200_000)
-def suit_decompositions(suit: int, key: tuple[int, ...], wild: int, pair: bool) -> tuple[tuple[Meld, ...], ...]:
+def suit_decompositions(
+    suit: int, key: tuple[int, ...], wild: int, pair: bool
+) -> tuple[tuple[Meld, ...], ...]:
     """Every way to make one suit into melds using exactly `wild` 財神."""
     rank = next((r for r, c in enumerate(key) if c), -1)
     if rank < 0:
@@ -104,10 +106,17 @@ def suit_decompositions(suit: int, key: tuple[int, ...], wild: int, pair: bool) 
 
     count = key[rank]
     for real in range(1, min(count, 3) + 1):
-        extend((PUNG, off + rank, (1 << (3 - real)) - 1, False), _take(key, rank, real), 3 - real, pair)
+        extend(
+            (PUNG, off + rank, (1 << (3 - real)) - 1, False), _take(key, rank, real), 3 - real, pair
+        )
     if pair:
         for real in range(1, min(count, 2) + 1):
-            extend((PAIR, off + rank, (1 << (2 - real)) - 1, False), _take(key, rank, real), 2 - real, False)
+            extend(
+                (PAIR, off + rank, (1 << (2 - real)) - 1, False),
+                _take(key, rank, real),
+                2 - real,
+                False,
+            )
     if suit < 3:
         for start in range(max(0, rank - 2), min(rank, 6) + 1):
             _chows(key, rank, start, off, extend, pair)
@@ -155,7 +164,9 @@ def free_pairs(suits: Sequence[int], seat: int) -> list[Meld]:
     return pairs
 
 
-def decompositions(counts: Sequence[int], wildcards: int, seat: int, flower: int) -> Iterator[tuple[Meld, ...]]:
+def decompositions(
+    counts: Sequence[int], wildcards: int, seat: int, flower: int
+) -> Iterator[tuple[Meld, ...]]:
     """Every split of the concealed tiles into melds and one pair, 財神 placed."""
     keys = suit_keys(counts)
     suits = [suit for suit, _ in keys]
@@ -170,7 +181,10 @@ def decompositions(counts: Sequence[int], wildcards: int, seat: int, flower: int
                 left -= 2
             if left < 0 or left % 3:
                 continue
-            parts = [suit_decompositions(suit, key, k, i == pair_at) for i, ((suit, key), k) in enumerate(zip(keys, split, strict=True))]
+            parts = [
+                suit_decompositions(suit, key, k, i == pair_at)
+                for i, ((suit, key), k) in enumerate(zip(keys, split, strict=True))
+            ]
             extras = [()]
             if pair_at < 0 or left:
                 extras = _free_groups(suits, seat, flower, pair_at < 0, left // 3)

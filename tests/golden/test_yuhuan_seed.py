@@ -89,34 +89,138 @@ def test_totals_above_400_are_capped():
 @pytest.mark.parametrize(
     ("record", "hu", "tai", "total", "wait"),
     [
-        pytest.param(hand(PINGHU, win="4s", wildcard="9s", self_drawn=False), 20, 2, 80, "两面", id="平胡 on a discard: 20 胡, 平胡 and 没有财神"),
-        pytest.param(hand(PINGHU, win="4s", wildcard="9s"), 22, 2, 90, "两面", id="平胡 self-drawn: 自摸 2 胡, 88 is 90"),
-        pytest.param(hand(PINGHU, win="9p", wildcard="9s", self_drawn=False), 20, 2, 80, "两面", id="9 of 789 is two-sided, not 靠壁"),
-        pytest.param(hand(PINGHU, win="5m", wildcard="9s", self_drawn=False), 22, 1, 50, "坎档", id="坎档 on a discard: 2 胡, no 平胡"),
-        pytest.param(hand(PINGHU, win="3m", wildcard="9s", self_drawn=False), 22, 1, 50, "靠壁", id="靠壁 3 of 123 on a discard: 2 胡"),
-        pytest.param(hand(PINGHU, win="7p", wildcard="9s", self_drawn=False), 22, 1, 50, "靠壁", id="靠壁 7 of 789 on a discard: 2 胡"),
-        pytest.param(hand(PINGHU, win="5p", wildcard="9s"), 24, 1, 50, "对子", id="pair wait self-drawn: 4 胡"),
-        pytest.param(hand("23m456m789p234s678s55p9s", win="4s", wildcard="9s", self_drawn=False), 20, 1, 40, "两面", id="one 財神: no 台 for it"),
-        pytest.param(hand("23m456m789p234s67s55p9s9s", win="4s", wildcard="9s", self_drawn=False), 20, 2, 80, "两面", id="two 財神: one 台"),
-        pytest.param(hand("23m456m78p234s67s55p9s9s9s", win="4s", wildcard="9s", self_drawn=False), 20, 4, 320, "两面", id="three 財神: four 台, the 腊子"),
         pytest.param(
-            hand("222m777s33m", meld("pung", "111m", "b"), meld("kong", "5555s", "c"), meld("concealed_kong", "9999p"), win="7s", wildcard="1z"),
-            74, 3, 400, "对倒",
+            hand(PINGHU, win="4s", wildcard="9s", self_drawn=False),
+            20,
+            2,
+            80,
+            "两面",
+            id="平胡 on a discard: 20 胡, 平胡 and 没有财神",
+        ),
+        pytest.param(
+            hand(PINGHU, win="4s", wildcard="9s"),
+            22,
+            2,
+            90,
+            "两面",
+            id="平胡 self-drawn: 自摸 2 胡, 88 is 90",
+        ),
+        pytest.param(
+            hand(PINGHU, win="9p", wildcard="9s", self_drawn=False),
+            20,
+            2,
+            80,
+            "两面",
+            id="9 of 789 is two-sided, not 靠壁",
+        ),
+        pytest.param(
+            hand(PINGHU, win="5m", wildcard="9s", self_drawn=False),
+            22,
+            1,
+            50,
+            "坎档",
+            id="坎档 on a discard: 2 胡, no 平胡",
+        ),
+        pytest.param(
+            hand(PINGHU, win="3m", wildcard="9s", self_drawn=False),
+            22,
+            1,
+            50,
+            "靠壁",
+            id="靠壁 3 of 123 on a discard: 2 胡",
+        ),
+        pytest.param(
+            hand(PINGHU, win="7p", wildcard="9s", self_drawn=False),
+            22,
+            1,
+            50,
+            "靠壁",
+            id="靠壁 7 of 789 on a discard: 2 胡",
+        ),
+        pytest.param(
+            hand(PINGHU, win="5p", wildcard="9s"),
+            24,
+            1,
+            50,
+            "对子",
+            id="pair wait self-drawn: 4 胡",
+        ),
+        pytest.param(
+            hand("23m456m789p234s678s55p9s", win="4s", wildcard="9s", self_drawn=False),
+            20,
+            1,
+            40,
+            "两面",
+            id="one 財神: no 台 for it",
+        ),
+        pytest.param(
+            hand("23m456m789p234s67s55p9s9s", win="4s", wildcard="9s", self_drawn=False),
+            20,
+            2,
+            80,
+            "两面",
+            id="two 財神: one 台",
+        ),
+        pytest.param(
+            hand("23m456m78p234s67s55p9s9s9s", win="4s", wildcard="9s", self_drawn=False),
+            20,
+            4,
+            320,
+            "两面",
+            id="three 財神: four 台, the 腊子",
+        ),
+        pytest.param(
+            hand(
+                "222m777s33m",
+                meld("pung", "111m", "b"),
+                meld("kong", "5555s", "c"),
+                meld("concealed_kong", "9999p"),
+                win="7s",
+                wildcard="1z",
+            ),
+            74,
+            3,
+            400,
+            "对倒",
             id="碰 一九 4, 明杠 simple 8, 暗杠 一九 32, 暗坎 simple 4 each, 碰碰胡",
         ),
         pytest.param(
-            hand("222m777s33m", meld("pung", "111m", "b"), meld("kong", "5555s", "c"), meld("concealed_kong", "9999p"), win="7s", wildcard="1z", self_drawn=False),
-            70, 3, 400, "对倒",
+            hand(
+                "222m777s33m",
+                meld("pung", "111m", "b"),
+                meld("kong", "5555s", "c"),
+                meld("concealed_kong", "9999p"),
+                win="7s",
+                wildcard="1z",
+                self_drawn=False,
+            ),
+            70,
+            3,
+            400,
+            "对倒",
             id="a pung completed by the winning discard is 明刻 2, and the wait gives nothing",
         ),
         pytest.param(
-            hand("123m456m78m111z77z9s", meld("pung", "666z", "c"), win="5m", wildcard="9s", wind="3z", self_drawn=False),
-            36, 3, 290, "坎档",
+            hand(
+                "123m456m78m111z77z9s",
+                meld("pung", "666z", "c"),
+                win="5m",
+                wildcard="9s",
+                wind="3z",
+                self_drawn=False,
+            ),
+            36,
+            3,
+            290,
+            "坎档",
             id="混一色 with a 发 pung, a 中 pair 2 胡 and a 东 暗坎 8",
         ),
         pytest.param(
             hand("111p234p456p789p99p55p1s", win="2p", wildcard="1s"),
-            44, 3, 360, "坎档",
+            44,
+            3,
+            360,
+            "坎档",
             id="清一色: the best split puts the 財神 in 一筒 and the winning 二筒 in a 坎档",
         ),
     ],
@@ -127,16 +231,26 @@ def test_seed_scoring_lines_give_the_expected_hu_tai_and_total(record, hu, tai, 
 
 
 def test_the_seat_wind_pung_is_a_tai_and_another_wind_is_not():
-    east = describe(hand("123m456m789m111z55p", meld("pung", "999s", "b"), win="5m", wildcard="9s", wind="1z"))
-    west = describe(hand("123m456m789m111z55p", meld("pung", "999s", "b"), win="5m", wildcard="9s", wind="3z"))
+    east = describe(
+        hand("123m456m789m111z55p", meld("pung", "999s", "b"), win="5m", wildcard="9s", wind="1z")
+    )
+    west = describe(
+        hand("123m456m789m111z55p", meld("pung", "999s", "b"), win="5m", wildcard="9s", wind="3z")
+    )
     assert items(east)["门风刻"] == 1 and "门风刻" not in items(west)
     assert east["tai_raw"] == west["tai_raw"] + 1
 
 
 def test_kong_flower_and_robbed_kong_are_a_tai_each():
     plain = describe(hand("23m456m789p234s678s55p9s", win="4s", wildcard="9s", flowers="5z"))
-    flower = describe(hand("23m456m789p234s678s55p9s", win="4s", wildcard="9s", flowers="5z", kong_flower=True))
-    robbed = describe(hand("23m456m789p234s678s55p9s", win="4s", wildcard="9s", self_drawn=False, robbed_kong=True))
+    flower = describe(
+        hand("23m456m789p234s678s55p9s", win="4s", wildcard="9s", flowers="5z", kong_flower=True)
+    )
+    robbed = describe(
+        hand(
+            "23m456m789p234s678s55p9s", win="4s", wildcard="9s", self_drawn=False, robbed_kong=True
+        )
+    )
     assert flower["tai_raw"] == plain["tai_raw"] + 1 and items(flower)["杠上开花"] == 1
     assert items(robbed)["拉杠"] == 1
 
@@ -155,5 +269,8 @@ def test_the_platform_preset_scores_a_full_flush_as_four_and_three_wildcards_as_
 
 
 def test_four_wind_pungs_score_the_cap():
-    result = describe(hand("111z222z333z444z123m55p", win="5p", wildcard="9s", wind="2z", self_drawn=False), max_tai=0)
+    result = describe(
+        hand("111z222z333z444z123m55p", win="5p", wildcard="9s", wind="2z", self_drawn=False),
+        max_tai=0,
+    )
     assert result["total"] == 400

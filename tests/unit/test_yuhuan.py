@@ -12,7 +12,14 @@ from tests.builders_yuhuan import meld, round_of, seat, session_of, win_of
 
 # The seed's worked example for a (东, banker); b has a 一万 pung (4 胡 → 10),
 # c has nothing, d one 杠花 (4 胡 × 2 → 10).
-A = seat("a", "1z", "777p999m8s8s8p5s5s", meld("pung", "222z", "c"), meld("pung", "666z", "d"), flowers="555z")
+A = seat(
+    "a",
+    "1z",
+    "777p999m8s8s8p5s5s",
+    meld("pung", "222z", "c"),
+    meld("pung", "666z", "d"),
+    flowers="555z",
+)
 B = seat("b", "2z", "2345679m13p246s1z", meld("pung", "111m", "c"))
 C = seat("c", "3z", "12345m2345p1369s347z")
 D = seat("d", "4z", "3678m6799p2578s114z6z", flowers="5z")
@@ -84,7 +91,12 @@ def test_the_bank_passes_after_a_drawn_game_with_a_kong():
 
 def test_the_bank_passes_after_every_win_even_the_bankers_own():
     second = round_of(
-        "a", A | {"wind": "4z"}, B | {"wind": "1z"}, C | {"wind": "2z"}, D | {"wind": "3z"}, win=win_of("a", "7p")
+        "a",
+        A | {"wind": "4z"},
+        B | {"wind": "1z"},
+        C | {"wind": "2z"},
+        D | {"wind": "3z"},
+        win=win_of("a", "7p"),
     )
     second["banker"] = "b"
     results = replay([won_round(), second])
@@ -99,7 +111,11 @@ def test_a_tampered_claim_is_a_settlement_mismatch_with_the_itemised_difference(
     assert issue.check == SETTLEMENT_MISMATCH
     assert issue.claimed == {"a": 1260, "c": -480} and issue.expected == {"a": 1200, "c": -420}
     assert "a claimed 1260, rules give 1200" in issue.detail
-    assert "a wins 400 = 58 胡" in issue.detail and "暗坎九万 8" in issue.detail and "碰碰胡 2" in issue.detail
+    assert (
+        "a wins 400 = 58 胡" in issue.detail
+        and "暗坎九万 8" in issue.detail
+        and "碰碰胡 2" in issue.detail
+    )
     assert "d scores 10 = 4 胡" in issue.detail
 
 
@@ -136,11 +152,29 @@ def test_a_win_after_the_wall_reached_huangzhuang_is_illegal():
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        pytest.param({"hands": [A, B, C, seat("d", "4z", "3678m6799p2578s114z7p", flowers="5z")]}, "copies of 7p", id="a fifth 七筒"),
-        pytest.param({"hands": [A, B, C, seat("d", "4z", "3678m6799p2578s114z", flowers="5z")]}, "expected 16", id="a short hand"),
-        pytest.param({"hands": [A, B, C, D | {"player": "z"}]}, "not in the session", id="a stranger"),
-        pytest.param({"hands": [A, B, C, D | {"tiles": D["tiles"][:-1] + ["5z"], "flowers": []}]}, "杠花", id="a 白板 held in hand"),
-        pytest.param({"hands": [A, B | {"melds": [meld("chow", "135m", "a")]}, C, D]}, "not a chow", id="a chow that is no chow"),
+        pytest.param(
+            {"hands": [A, B, C, seat("d", "4z", "3678m6799p2578s114z7p", flowers="5z")]},
+            "copies of 7p",
+            id="a fifth 七筒",
+        ),
+        pytest.param(
+            {"hands": [A, B, C, seat("d", "4z", "3678m6799p2578s114z", flowers="5z")]},
+            "expected 16",
+            id="a short hand",
+        ),
+        pytest.param(
+            {"hands": [A, B, C, D | {"player": "z"}]}, "not in the session", id="a stranger"
+        ),
+        pytest.param(
+            {"hands": [A, B, C, D | {"tiles": D["tiles"][:-1] + ["5z"], "flowers": []}]},
+            "杠花",
+            id="a 白板 held in hand",
+        ),
+        pytest.param(
+            {"hands": [A, B | {"melds": [meld("chow", "135m", "a")]}, C, D]},
+            "not a chow",
+            id="a chow that is no chow",
+        ),
         pytest.param({"banker": "b"}, "must sit 东", id="a banker who does not sit 东"),
         pytest.param({"win": win_of("a", "3s")}, "winning tile", id="a winning tile not held"),
     ],
@@ -159,5 +193,27 @@ def test_describe_takes_a_whole_round_and_itemises_every_player():
 
 
 def test_describe_says_when_a_hand_is_no_win():
-    result = GAME.describe({"tiles": ["1m", "2m", "4m", "5m", "7m", "8m", "1p", "2p", "4p", "5p", "7p", "8p", "1s", "2s", "4s", "5s", "1z"]})
+    result = GAME.describe(
+        {
+            "tiles": [
+                "1m",
+                "2m",
+                "4m",
+                "5m",
+                "7m",
+                "8m",
+                "1p",
+                "2p",
+                "4p",
+                "5p",
+                "7p",
+                "8p",
+                "1s",
+                "2s",
+                "4s",
+                "5s",
+                "1z",
+            ]
+        }
+    )
     assert result["win"] is False

@@ -74,5 +74,10 @@ def test_simulated_rounds_include_wins_draws_wildcards_and_chengbao():
     wins = [r for r in sim.rounds if r["win"]]
     assert 100 < len(wins) < 200
     assert any(r["win"]["from"] for r in wins) and any(not r["win"]["from"] for r in wins)
-    assert any(h["tiles"].count(r["wildcard"]) >= 2 for r in wins for h in r["hands"] if h["player"] == r["win"]["player"])
+    assert any(
+        h["tiles"].count(r["wildcard"]) >= 2
+        for r in wins
+        for h in r["hands"]
+        if h["player"] == r["win"]["player"]
+    )
     assert any(r["tiles_left"] <= 25 and r["win"]["from"] for r in wins)

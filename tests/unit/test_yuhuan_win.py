@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 import pytest
@@ -11,7 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compliance.games.yuhuan_rules import YuhuanOptions
-from compliance.games.yuhuan_score import SHANPON, SINGLE, HandContext, _chow_wait, best_scoring, score
+from compliance.games.yuhuan_score import (
+    SHANPON,
+    SINGLE,
+    HandContext,
+    _chow_wait,
+    best_scoring,
+    score,
+)
 from compliance.games.yuhuan_tiles import EAST, HONOURS, INDEX, KINDS, WHITE, counts_of
 from compliance.games.yuhuan_win import CHOW, PAIR, PUNG, decompositions, is_winning, suit_need
 from tests.builders_yuhuan import tiles
@@ -26,7 +33,7 @@ def split(text: str) -> tuple[list[int], int]:
     return counts_of(INDEX[t] for t in tiles(text.replace("*", ""))), wild
 
 
-@lru_cache(maxsize=None)
+@cache
 def plain_win(counts: tuple[int, ...], pair: bool = True) -> bool:
     """Reference: lowest tile first, pung, chow or pair, no wildcards, no memo per suit."""
     i = next((k for k, c in enumerate(counts) if c), -1)
@@ -66,16 +73,30 @@ def brute_win(counts: list[int], wild: int) -> bool:
 @pytest.mark.parametrize(
     ("hand", "wins"),
     [
-        pytest.param("444p2222m34m555s678s77z", True, id="2222m34m needs a pung and a chow out of four twos"),
+        pytest.param(
+            "444p2222m34m555s678s77z", True, id="2222m34m needs a pung and a chow out of four twos"
+        ),
         pytest.param("111m123m456p789p11s99s1z", False, id="two pairs and an odd tile is no win"),
-        pytest.param("11123m456p789p111s999s", True, id="11123m: pung first fails, the pair first wins"),
+        pytest.param(
+            "11123m456p789p111s999s", True, id="11123m: pung first fails, the pair first wins"
+        ),
         pytest.param("111222333m456p789p55s", True, id="three pungs or three chows of 123"),
         pytest.param("11123455678999m123s", True, id="nine gates shape with a fifth and a chow"),
         pytest.param("1112345678999m123s*", True, id="one wildcard completes the nine gates"),
-        pytest.param("147m258p369s12346z***", False, id="three wildcards cannot fix a scattered hand"),
-        pytest.param("123m456m789m123p4p77z**", True, id="two wildcards finish a meld around a single"),
-        pytest.param("123m456m789m13p58s1z***", False, id="three wildcards cannot fix three broken groups"),
-        pytest.param("123m456m789m12p11z5s***", True, id="three wildcards: a chow and a pung with one real tile"),
+        pytest.param(
+            "147m258p369s12346z***", False, id="three wildcards cannot fix a scattered hand"
+        ),
+        pytest.param(
+            "123m456m789m123p4p77z**", True, id="two wildcards finish a meld around a single"
+        ),
+        pytest.param(
+            "123m456m789m13p58s1z***", False, id="three wildcards cannot fix three broken groups"
+        ),
+        pytest.param(
+            "123m456m789m12p11z5s***",
+            True,
+            id="three wildcards: a chow and a pung with one real tile",
+        ),
         pytest.param("123m456m789m123p55s***", True, id="three wildcards alone make a meld"),
         pytest.param("123m456m789m123p5s66z**", True, id="two wildcards with a single make a meld"),
     ],
@@ -104,7 +125,9 @@ def test_win_detection_agrees_with_brute_force_on_near_winning_hands():
         if rng.random() < 0.7:
             real = [i for i, c in enumerate(counts) if c]
             counts[rng.choice(real)] -= 1
-            counts[rng.choice([t for t in range(KINDS) if t not in (WILD, FLOWER) and counts[t] < 4])] += 1
+            counts[
+                rng.choice([t for t in range(KINDS) if t not in (WILD, FLOWER) and counts[t] < 4])
+            ] += 1
         assert is_winning(counts, wild) == brute_win(counts, wild)
 
 
@@ -137,7 +160,7 @@ def test_every_hand_of_five_melds_and_a_pair_with_wildcards_is_a_win(seed, wild)
     win = next(t for t in hand if t != WILD)
     ctx = HandContext(counts, held, (), EAST, 0, FLOWER, win_tile=win)
     best = best_scoring(ctx, YuhuanOptions())
-    assert best is not None and 20 <= best.hu and 10 <= best.total <= 400
+    assert best is not None and best.hu >= 20 and 10 <= best.total <= 400
 
 
 def test_four_wildcards_are_allowed_when_the_option_plays_all_four_copies():
@@ -180,7 +203,11 @@ def reference_best(ctx: HandContext, o: YuhuanOptions, skip_win_kind: bool) -> t
             counts[t] += 1
         for melds in plain_decompositions(counts):
             for at, (kind, tile, _, _) in enumerate(melds):
-                if kind == CHOW and 0 <= ctx.win_tile - tile <= 2 and ctx.win_tile // 9 == tile // 9:
+                if (
+                    kind == CHOW
+                    and 0 <= ctx.win_tile - tile <= 2
+                    and ctx.win_tile // 9 == tile // 9
+                ):
                     wait = _chow_wait(tile, ctx.win_tile - tile)
                 elif kind in (PUNG, PAIR) and tile == ctx.win_tile:
                     wait = SHANPON if kind == PUNG else SINGLE
@@ -198,7 +225,16 @@ def test_the_best_scoring_is_the_maximum_over_every_concrete_reading_of_the_wild
         hand = built_hand(rng, wild)
         counts = counts_of(t for t in hand if t != WILD)
         win = rng.choice([t for t in hand if t != WILD])
-        ctx = HandContext(counts, wild, (), EAST, rng.randint(0, 1), FLOWER, win_tile=win, self_drawn=rng.random() < 0.5)
+        ctx = HandContext(
+            counts,
+            wild,
+            (),
+            EAST,
+            rng.randint(0, 1),
+            FLOWER,
+            win_tile=win,
+            self_drawn=rng.random() < 0.5,
+        )
         o = YuhuanOptions(max_tai=9, cap=10**6)
         best = best_scoring(ctx, o)
         engine = (best.total, best.tai, best.hu)
