@@ -1,0 +1,113 @@
+"""升级 engine: trick checks in a log, deal checks, levels and describe."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from compliance.errors import DealError
+from compliance.games import get_game
+from compliance.games.shengji import GAME, ROUND_TYPE
+from tests.builders_guandan import SEATS, session_of, shengji_scripted
+
+
+def replay(rounds: list[dict], **options) -> list:
+    return list(GAME.replay(session_of("shengji", rounds, **options)))
+
+
+def test_the_engine_is_registered_under_its_game_code():
+    assert get_game("shengji") is GAME and ROUND_TYPE.__name__ == "ShengjiHand"
+
+
+def test_a_revoke_in_a_log_names_the_hand_and_the_trick():
+    hand = shengji_scripted("H10")
+    spade, later = hand["tricks"][12][1], hand["tricks"][20][1]
+    spade["cards"], later["cards"] = later["cards"], spade["cards"]
+    (result,) = replay([hand])
+    (issue,) = result.issues
+    assert issue.check == "illegal_action"
+    assert issue.detail.startswith("hand 1: trick 13: b") and "must follow suit" in issue.detail
+
+
+def test_plays_out_of_turn_are_flagged():
+    hand = shengji_scripted("H10")
+    hand["tricks"][3][1], hand["tricks"][3][2] = hand["tricks"][3][2], hand["tricks"][3][1]
+    (result,) = replay([hand])
+    assert "turn order" in result.issues[0].detail
+
+
+def test_burying_a_card_not_held_is_flagged():
+    hand = shengji_scripted("H10")
+    hand["buried"] = ["HA", *hand["buried"][1:]]
+    (result,) = replay([hand])
+    assert "buries HA not held" in result.issues[0].detail
+
+
+def test_logged_points_that_differ_from_the_tricks_are_a_mismatch():
+    hand = shengji_scripted("H10")
+    hand["points"] = 60
+    (result,) = replay([hand])
+    assert [i.check for i in result.issues] == ["settlement_mismatch"]
+
+
+def test_a_hand_without_tricks_is_settled_from_its_logged_points():
+    hand = {**shengji_scripted("H10"), "tricks": [], "points": 0}
+    hand["claimed"] = {"a": 3, "b": -3, "c": 3, "d": -3}
+    (result,) = replay([hand])
+    assert result.deltas == hand["claimed"] and result.issues == []
+
+
+def test_a_wrong_level_is_flagged():
+    hand = {**shengji_scripted("H10"), "level": "5"}
+    (result,) = replay([hand])
+    assert "the levels give 2" in result.issues[0].detail
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        pytest.param(lambda r: r["deal"]["a"].pop(), "holds 24 cards", id="a short hand"),
+        pytest.param(lambda r: r["kitty"].pop(), "8 cards each", id="a short kitty"),
+        pytest.param(
+            lambda r: r.__setitem__("declarer", "z"), "not in the session", id="a stranger declares"
+        ),
+        pytest.param(
+            lambda r: r["kitty"].__setitem__(0, "RJ"), "duplicate card RJ", id="a third big joker"
+        ),
+    ],
+)
+def test_impossible_deals_are_rejected_naming_the_round(change, reason):
+    hand = copy.deepcopy(shengji_scripted("H10"))
+    change(hand)
+    with pytest.raises(DealError, match=f"round 1: .*{reason}"):
+        replay([hand])
+
+
+def test_levels_carry_and_the_bank_passes_in_a_simulated_match():
+    sim = GAME.simulate(random.Random(11), SEATS, 12, 5, 0.0)
+    results = replay(sim.rounds, stake_per_level=5)
+    assert all(r.issues == [] for r in results)
+    assert len({r["level"] for r in sim.rounds}) > 1
+    assert len({r["declarer"] for r in sim.rounds}) > 1
+
+
+def test_describe_counts_points_and_trumps():
+    described = GAME.describe({"cards": ["H5", "H5"], "level": "5", "trump": "S"})
+    assert described == {
+        "game": "shengji",
+        "level": "5",
+        "trump": "S",
+        "cards": ["H5", "H5"],
+        "shape": "pair",
+        "suit": "trump",
+        "units": [2],
+        "points": 10,
+        "trumps": ["H5", "H5"],
+    }
+
+
+def test_describe_rejects_a_bad_trump():
+    with pytest.raises(DealError):
+        GAME.describe({"cards": ["S3"], "trump": "X"})
