@@ -139,3 +139,44 @@ class Auditor:
                 yield self.audit(item)
             except LogError as exc:
                 yield Reject(item.file, item.line, item.session.session_id, str(exc))
+
+
+@dataclass(slots=True)
+class PlayerTotal:
+    """A player's figures summed over the sessions of one partition, in yuan."""
+
+    sessions: int = 0
+    capital: Decimal = Decimal(0)
+    net: Decimal = Decimal(0)
+    max_stake: Decimal = Decimal(0)
+
+    def add(self, other: PlayerTotal) -> None:
+        self.sessions += other.sessions
+        self.capital += other.capital
+        self.net += other.net
+        self.max_stake = max(self.max_stake, other.max_stake)
+
+
+Totals = dict[tuple[str, str], PlayerTotal]
+
+
+def add_session(totals: Totals, session: AuditedSession) -> None:
+    """Fold one judged session into per-player totals (map-side partial aggregation)."""
+    for p in session.players:
+        if p.metrics is None:
+            continue
+        t = totals.get((session.platform, p.id))
+        if t is None:
+            t = totals[(session.platform, p.id)] = PlayerTotal()
+        t.sessions += 1
+        t.capital += p.metrics.capital
+        t.net += p.metrics.net
+        t.max_stake = max(t.max_stake, p.metrics.single_stake)
+
+
+def merge_totals(into: Totals, part: Totals) -> None:
+    for key, total in part.items():
+        if key in into:
+            into[key].add(total)
+        else:
+            into[key] = total

@@ -67,8 +67,11 @@ def summary_line(summary: services.AuditSummary, where: str) -> str:
 @click.option("--all", "show_all", is_flag=True, help="Table: also show below-threshold and exempt results.")
 @click.option("--win-loss-scope", type=click.Choice(["player", "table"]), default="player",
               show_default=True, help="全场输赢 per player, or the table's total (docs/metrics.md).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes auditing byte ranges of the input in parallel.")
 @db_option
-def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, win_loss_scope, db_url):
+def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, win_loss_scope,
+          workers, db_url):
     """Audit session logs (.jsonl or .jsonl.gz) and store the run.
 
     Every session is re-settled from its cards and bets, measured, and judged
@@ -88,6 +91,7 @@ def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, wi
         jurisdiction=jurisdiction,
         as_of=as_of.date() if as_of else None,
         strict=strict,
+        workers=workers,
         classifier=ClassifierOptions(win_loss_scope=win_loss_scope),
     )
     summary = services.audit(SqlUnitOfWork(engine), list(files), options, on_finding)

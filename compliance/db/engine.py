@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 
+import msgspec
+
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import SQLAlchemyError
 
 from compliance.db import migrate
 from compliance.errors import DatabaseError
 
+_json = msgspec.json.Encoder(decimal_format="number")
 DEFAULT_URL = "sqlite:///compliance.db"
 ENV_VAR = "COMPLIANCE_DB_URL"
 
@@ -24,12 +27,18 @@ def database_url(option: str | None = None) -> str:
 
 def make_engine(url: str) -> Engine:
     try:
-        engine = create_engine(url, future=True)
+        engine = create_engine(
+            url, json_serializer=_json_text, json_deserializer=msgspec.json.decode
+        )
     except (SQLAlchemyError, ImportError, ValueError) as exc:
         raise DatabaseError(f"bad database URL {url!r}: {exc}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def _json_text(value) -> str:
+    return _json.encode(value).decode()
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:

@@ -160,7 +160,7 @@ def finding_rows(run_id: int, s: AuditedSession) -> list[dict[str, Any]]:
         {
             "run_id": run_id, "platform": s.platform, "session_id": s.session_id,
             "kind": f.kind, "subject": f.subject, "tier": getattr(f, "tier", None),
-            "jurisdiction": f.jurisdiction, "payload": f.to_dict(),
+            "jurisdiction": f.jurisdiction, "payload": f,
         }
         for f in s.findings
     ]

@@ -3,35 +3,39 @@
 Three kinds, each a JSON object with `kind`, `session_id`, `subject` and
 `jurisdiction`: `threshold` (a tier and the line behind it), `integrity`
 (the log's claim against the rules), `indeterminate` (what is missing).
+They are msgspec Structs tagged by `kind`, so they encode to JSON directly.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any
+
+import msgspec
 
 THRESHOLD = "threshold"
 INTEGRITY = "integrity"
 INDETERMINATE = "indeterminate"
 
-
-def number(value: Decimal | int | float | None) -> int | float | None:
-    """A JSON number that shows yuan without float noise."""
-    if value is None:
-        return None
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    return value
+_encoder = msgspec.json.Encoder(decimal_format="number")
 
 
-@dataclass(slots=True)
-class ThresholdFinding:
+class _Finding(msgspec.Struct, tag_field="kind"):
     session_id: str
     platform: str
     subject: str
+    jurisdiction: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain JSON-ready dict (decimals as numbers), `kind` first."""
+        return msgspec.json.decode(_encoder.encode(self))
+
+    def to_json(self) -> bytes:
+        return _encoder.encode(self)
+
+
+class ThresholdFinding(_Finding, kw_only=True, tag=THRESHOLD):
     player: str | None
-    jurisdiction: str
     jurisdiction_name: str
     date: str
     judged_on: str
@@ -55,26 +59,18 @@ class ThresholdFinding:
     next_metric: str | None = None
     next_boundary: Decimal | None = None
     margin_to_next: Decimal | None = None
-    matched: list[str] = field(default_factory=list)
-    exemptions: list[str] = field(default_factory=list)
+    matched: list[str] = []
+    exemptions: list[str] = []
     would_be: str | None = None
     disputed: bool = False
     dispute_note: str | None = None
-    kind: str = THRESHOLD
 
-    def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        for key in ("value", "margin", "next_boundary", "margin_to_next"):
-            out[key] = number(out[key])
-        return {"kind": out.pop("kind"), **out}
+    @property
+    def kind(self) -> str:
+        return THRESHOLD
 
 
-@dataclass(slots=True)
-class IntegrityFinding:
-    session_id: str
-    platform: str
-    subject: str
-    jurisdiction: str | None
+class IntegrityFinding(_Finding, kw_only=True, tag=INTEGRITY):
     game: str
     round: int
     check: str
@@ -82,28 +78,25 @@ class IntegrityFinding:
     players: list[str]
     claimed: dict[str, int] | None = None
     expected: dict[str, int] | None = None
-    kind: str = INTEGRITY
 
-    def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        return {"kind": out.pop("kind"), **out}
+    @property
+    def kind(self) -> str:
+        return INTEGRITY
 
 
-@dataclass(slots=True)
-class IndeterminateFinding:
-    session_id: str
-    platform: str
-    subject: str
+class IndeterminateFinding(_Finding, kw_only=True, tag=INDETERMINATE):
     player: str | None
-    jurisdiction: str | None
     game: str
     missing: str
     reason: str
-    kind: str = INDETERMINATE
 
-    def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        return {"kind": out.pop("kind"), **out}
+    @property
+    def kind(self) -> str:
+        return INDETERMINATE
 
 
 Finding = ThresholdFinding | IntegrityFinding | IndeterminateFinding
+
+
+def encode(finding: Finding) -> bytes:
+    return _encoder.encode(finding)

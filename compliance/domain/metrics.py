@@ -49,19 +49,20 @@ def tally(results: Iterable[RoundResult], player_ids: Iterable[str]) -> SessionT
     """Sum a replay's rounds into per-player tallies (the hot loop of an audit)."""
     players = {pid: PlayerTally() for pid in player_ids}
     summary = SessionTally(players)
+    rounds = rake = 0
     for result in results:
-        summary.rounds += 1
-        summary.rake += result.rake
+        rounds += 1
+        rake += result.rake
         if result.issues:
             summary.issues.extend(result.issues)
-        for pid, stake in result.stakes.items():
+        stakes = result.stakes
+        for pid, delta in result.deltas.items():
             t = players[pid]
+            stake = stakes.get(pid, 0)
             t.rounds += 1
             t.staked += stake
             if stake > t.max_stake:
                 t.max_stake = stake
-        for pid, delta in result.deltas.items():
-            t = players[pid]
             t.net += delta
             if delta > 0:
                 t.won += delta
@@ -69,8 +70,17 @@ def tally(results: Iterable[RoundResult], player_ids: Iterable[str]) -> SessionT
                     t.max_round_swing = delta
             elif -delta > t.max_round_swing:
                 t.max_round_swing = -delta
+        if len(stakes) > len(result.deltas):
+            for pid, stake in stakes.items():
+                if pid not in result.deltas:
+                    t = players[pid]
+                    t.rounds += 1
+                    t.staked += stake
+                    t.max_stake = max(t.max_stake, stake)
         if result.banker is not None:
             players[result.banker].banker_rounds += 1
+    summary.rounds = rounds
+    summary.rake = rake
     return summary
 
 

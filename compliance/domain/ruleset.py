@@ -10,13 +10,16 @@ come from the national statute in force that day.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from bisect import bisect_right
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from compliance.domain.rules import Band, Exemption, Instrument, Jurisdiction, Penalty, RuleBook
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
+
+ONE_DAY = timedelta(days=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +27,6 @@ class Ruleset:
     """Everything that judges one jurisdiction on one day."""
 
     jurisdiction: Jurisdiction
-    day: date
     chain: tuple[Jurisdiction, ...]
     bands: Mapping[str, tuple[Band, ...]]
     instruments: Mapping[str, Instrument]
@@ -60,7 +62,11 @@ class Resolver:
             for name in (j.code, j.name_zh, j.name_en, *j.aliases):
                 if name:
                     self._aliases[name.strip().lower()] = j.code
-        self._cache: dict[tuple[str, date], Ruleset] = {}
+        self._cache: dict[tuple[str, int], Ruleset] = {}
+        self._changes = sorted(
+            {i.effective_from for i in book.instruments.values()}
+            | {i.effective_to + ONE_DAY for i in book.instruments.values() if i.effective_to}
+        )
         self._by_jurisdiction: dict[str, list[Band]] = {}
         for band in book.bands:
             self._by_jurisdiction.setdefault(band.jurisdiction, []).append(band)
@@ -79,10 +85,12 @@ class Resolver:
         return tuple(out)
 
     def ruleset(self, code: str, day: date) -> Ruleset:
-        key = (code, day)
-        if key not in self._cache:
-            self._cache[key] = self._resolve(self.book.jurisdictions[code], day)
-        return self._cache[key]
+        """Resolved once per jurisdiction and period in which no instrument changes."""
+        key = (code, bisect_right(self._changes, day))
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._resolve(self.book.jurisdictions[code], day)
+        return found
 
     def _in_force(self, day: date) -> dict[str, Instrument]:
         live = {i.id: i for i in self.book.instruments.values() if i.in_force(day)}
@@ -121,7 +129,6 @@ class Resolver:
                     multipliers[m.game_class] = m.factor
         return Ruleset(
             jurisdiction=j,
-            day=day,
             chain=chain,
             bands=bands,
             instruments=live,

@@ -94,10 +94,16 @@ class Game(Protocol):
         ...
 
 
+_round_decoders: dict[type, msgspec.json.Decoder] = {}
+
+
 def decode_rounds(raw: msgspec.Raw | bytes, round_type: type) -> list:
     """Decode a session's raw `rounds` array into the game's round Structs."""
+    decoder = _round_decoders.get(round_type)
+    if decoder is None:
+        decoder = _round_decoders[round_type] = msgspec.json.Decoder(list[round_type])
     try:
-        return msgspec.json.decode(raw, type=list[round_type])
+        return decoder.decode(raw)
     except msgspec.ValidationError as exc:
         raise DecodeError(f"invalid round: {exc}") from None
     except msgspec.DecodeError as exc:

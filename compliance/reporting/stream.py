@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import json
 from typing import IO, Any
 
 from compliance.domain.findings import Finding
@@ -32,7 +31,7 @@ class JsonLinesWriter:
         self.out = out
 
     def write(self, finding: Finding) -> None:
-        self.out.write(json.dumps(finding.to_dict(), ensure_ascii=False) + "\n")
+        self.out.write(finding.to_json().decode() + "\n")
 
     def close(self) -> None:
         pass

@@ -1,0 +1,196 @@
+"""Benchmark: rounds per second for each stage of an audit, and the DuckDB floor.
+
+Simulates N six-player 斗牛 sessions with `compliance simulate`'s generator,
+then times, on one core: decode, settle, metrics, classification and
+storage (the whole `audit` into a fresh SQLite file), each stage including
+the ones before it. DuckDB computes only the per-player aggregates over the
+same file: the floor a pure aggregation engine sets. Peak memory of the end
+to end audit is measured in a child process at two sizes.
+
+    python bench/bench.py                 # N = 4000 and 16000 sessions
+    python bench/bench.py --sessions 2000 --workers 2
+
+Needs the bench extra for the floor: pip install -e '.[bench]'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from compliance import ruledata, services
+from compliance.db.engine import ensure_schema, make_engine
+from compliance.db.uow import SqlUnitOfWork
+from compliance.domain.metrics import player_metrics, session_metrics, tally
+from compliance.games import get_game
+from compliance.games.base import decode_rounds
+from compliance.games.douniu import DouniuRound
+from compliance.logs.reader import Located, read_sessions
+from compliance.simulate import SimulationSpec, write_log
+
+TARGET_RATE = 80_000
+TARGET_FLOOR_RATIO = 3.0
+
+
+def make_log(path: str, sessions: int, seed: int = 11) -> int:
+    spec = SimulationSpec(games=("douniu",), sessions=sessions, seed=seed, players=(6, 6),
+                          rounds=(10, 30), high_stakes=0.1)
+    return write_log(spec, path).rounds
+
+
+def best_of(runs: int, fn) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2]
+
+
+def stage_decode(path):
+    for item in read_sessions(path):
+        decode_rounds(item.session.rounds, DouniuRound)
+
+
+def stage_settle(path):
+    game = get_game("douniu")
+    for item in read_sessions(path):
+        for _ in game.replay(item.session):
+            pass
+
+
+def stage_metrics(path):
+    game = get_game("douniu")
+    for item in read_sessions(path):
+        s = item.session
+        summary = tally(game.replay(s), [p.id for p in s.players])
+        players = [player_metrics(pid, t, s.point_value) for pid, t in summary.players.items()]
+        session_metrics(summary, players, s.point_value)
+
+
+def stage_classify(path, auditor):
+    for item in read_sessions(path):
+        if isinstance(item, Located):
+            auditor.audit(item)
+
+
+def stage_store(path, workers: int):
+    with tempfile.TemporaryDirectory() as tmp:
+        engine = make_engine(f"sqlite:///{tmp}/bench.db")
+        ensure_schema(engine)
+        services.seed_rules(SqlUnitOfWork(engine))
+        start = time.perf_counter()
+        services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(workers=workers))
+        return time.perf_counter() - start
+
+
+def duckdb_floor(path: str) -> float | None:
+    try:
+        import duckdb
+    except ImportError:
+        return None
+    sql = f"""
+        with seats as (
+            select s.session_id, s.point_value, unnest(r.seats) as seat, r.base * r.grab as unit
+            from (select session_id, point_value, unnest(rounds) as r
+                  from read_json('{path}', format='newline_delimited', columns={{
+                      session_id: 'VARCHAR', point_value: 'DECIMAL(12,4)',
+                      rounds: 'STRUCT(banker VARCHAR, base INTEGER, grab INTEGER,
+                               seats STRUCT(player VARCHAR, cards VARCHAR[], bet INTEGER,
+                                            claimed INTEGER, rake INTEGER)[])[]'}})) s
+        )
+        select session_id, seat.player, max(unit * seat.bet) as single_stake,
+               sum(unit * seat.bet) as staked, sum(seat.claimed) as net,
+               sum(greatest(seat.claimed, 0)) as won
+        from seats group by all
+    """
+
+    def run():
+        con = duckdb.connect()
+        con.execute("SET threads=1")
+        con.execute(sql).fetchall()
+        con.close()
+
+    return best_of(3, run)
+
+
+def peak_memory(sessions: int) -> float:
+    """Peak RSS (MB) of an end-to-end audit of N sessions, in a fresh process."""
+    code = (
+        "import resource,sys,tempfile; sys.argv=['x'];"
+        "from bench.bench import make_log, stage_store;"
+        f"d=tempfile.mkdtemp(); p=d+'/m.jsonl'; make_log(p, {sessions});"
+        "base=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss;"
+        "stage_store(p, 1);"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent, check=True)
+    return int(out.stdout.strip().splitlines()[-1]) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, nargs="+", default=[4000, 16000])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    args = parser.parse_args()
+    book = ruledata.load_book()
+    auditor = services.make_auditor(book, services.AuditOptions())
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        n = args.sessions[0]
+        path = os.path.join(tmp, "bench.jsonl")
+        rounds = make_log(path, n)
+        size = os.path.getsize(path) / 1e6
+        print(f"{n} six-player 斗牛 sessions, {rounds} rounds, {size:.1f} MB")
+        stages = [
+            ("decode", lambda: stage_decode(path)),
+            ("settle", lambda: stage_settle(path)),
+            ("metrics", lambda: stage_metrics(path)),
+            ("classify", lambda: stage_classify(path, auditor)),
+        ]
+        for name, fn in stages:
+            t = best_of(args.runs, fn)
+            results[name] = rounds / t
+            print(f"  {name:<22} {rounds / t:>10,.0f} rounds/s  ({t:.2f} s, stages so far)")
+        serial = sorted(stage_store(path, 1) for _ in range(args.runs))[args.runs // 2]
+        results["end_to_end"] = rounds / serial
+        print(f"  {'end to end (SQLite)':<22} {rounds / serial:>10,.0f} rounds/s  ({serial:.2f} s)")
+        if args.workers > 1:
+            par = sorted(stage_store(path, args.workers) for _ in range(args.runs))[args.runs // 2]
+            results["end_to_end_parallel"] = rounds / par
+            print(f"  {f'end to end, {args.workers} workers':<22} {rounds / par:>10,.0f} rounds/s"
+                  f"  ({par:.2f} s, {serial / par:.2f}× serial)")
+            results["speedup"] = serial / par
+        floor = duckdb_floor(path)
+        if floor is not None:
+            results["duckdb_floor"] = rounds / floor
+            results["floor_ratio"] = serial / floor
+            print(f"  {'DuckDB aggregates only':<22} {rounds / floor:>10,.0f} rounds/s  ({floor:.2f} s); "
+                  f"ours {serial / floor:.2f}× the floor")
+    for n in args.sessions:
+        mb = peak_memory(n)
+        results[f"peak_mb_{n}"] = mb
+        print(f"  peak memory, {n} sessions: {mb:.0f} MB")
+    met_rate = results["end_to_end"] >= TARGET_RATE
+    met_floor = results.get("floor_ratio", 99) <= TARGET_FLOOR_RATIO
+    print(f"target ≥ {TARGET_RATE:,} rounds/s end to end: {'met' if met_rate else 'NOT met'}; "
+          f"≤ {TARGET_FLOOR_RATIO}× DuckDB: {'met' if met_floor else 'NOT met'}")
+    if args.workers > 1:
+        print(f"target ≥ 1.6× on {args.workers} workers: "
+              f"{'met' if results.get('speedup', 0) >= 1.6 else 'NOT met'}")
+    if args.json:
+        print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()
