@@ -191,7 +191,9 @@ def settle_round(
                 Integrity(index, ILLEGAL_ACTION, f"{p}'s 簸簸 is below the 皮 {rnd.ante}", (p,))
             )
             rooms[p] = 0
-    betting = replay_betting(names, rnd.dealer, rooms, rnd.betting, len(rnd.seats[0].cards) - 1)
+    betting = replay_betting(
+        names, rnd.dealer, rooms, rnd.betting, len(rnd.seats[0].cards) - 1, options.escape == "fold"
+    )
     if betting.problem:
         issues.append(Integrity(index, ILLEGAL_ACTION, betting.problem))
     stakes = {p: rnd.ante + betting.bets[p] for p in names}
@@ -199,9 +201,7 @@ def settle_round(
     deltas = dict.fromkeys(names, 0)
     rake = rnd.rake
     carried = 0
-    escaped = betting.escaped if options.escape == "forfeit_table" else None
-    if betting.escaped and not escaped:
-        betting.folded.append(betting.escaped)
+    escaped = betting.escaped
     if escaped:
         table = sum(stakes.values())
         deltas[escaped] = -table

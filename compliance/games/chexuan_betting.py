@@ -38,6 +38,7 @@ class Betting:
     all_in: set[str] = field(default_factory=set)
     escaped: str | None = None
     void: bool = False
+    escape_folds: bool = False
     problem: str | None = None
 
     def live(self, seats: Sequence[str]) -> list[str]:
@@ -116,7 +117,7 @@ class DealRound:
                 self.flag(f"{p} 敲 {action.amount} where the 簸簸 leaves {need}")
             self._put(p, max(need, 0))
             st.all_in.add(p)
-        elif act in (FOLD, TIMEOUT):
+        elif act in (FOLD, TIMEOUT) or st.escape_folds:
             st.folded.append(p)
         else:
             st.escaped = p
@@ -154,9 +155,10 @@ def replay_betting(
     rooms: dict[str, int],
     rounds: Sequence[Sequence[ChexuanAction]],
     deal_rounds: int,
+    escape_folds: bool = False,
 ) -> Betting:
     """Replay the logged deal rounds; `rooms` is what each player may bet beyond the ante."""
-    state = Betting(bets=dict.fromkeys(seats, 0))
+    state = Betting(bets=dict.fromkeys(seats, 0), escape_folds=escape_folds)
     start = seats.index(dealer)
     strict = True
     for number in range(1, deal_rounds + 1):
