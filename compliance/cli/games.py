@@ -17,6 +17,9 @@ from compliance.logs.reader import Reject, read_sessions
 from compliance.logs.records import Player, Session, Variant
 
 
+PLAYER_KEYED = ("claimed", "chips", "antes", "hands")
+
+
 @click.group()
 def games() -> None:
     """Evaluate hands and settle rounds of the supported games."""
@@ -86,12 +89,15 @@ def settle(file: str, game: str | None, preset: str | None, fmt: str) -> None:
 
     Prints each round's settlement, stakes and any integrity problem.
 
+    A file of round records (one, or a JSON list) needs --game; its players
+    are those the records name.
+
     Example: compliance games settle data/samples/douniu.jsonl
     """
     text = Path(file).read_text(encoding="utf-8").strip()
-    if text.startswith("{") and '"format"' not in text.split("\n", 1)[0]:
+    if text.startswith("[") or (text.startswith("{") and '"format"' not in text.split("\n", 1)[0]):
         if not game:
-            raise click.UsageError("a single round record needs --game")
+            raise click.UsageError("a round record (or a list of them) needs --game")
         sessions = [_session_of_round(game, preset, text)]
     else:
         sessions = []
@@ -104,7 +110,8 @@ def settle(file: str, game: str | None, preset: str | None, fmt: str) -> None:
         if fmt == "json":
             click.echo(json.dumps({"session_id": session.session_id, "rounds": rounds}, ensure_ascii=False))
             continue
-        click.echo(f"session {session.session_id} ({session.game}, {len(rounds)} rounds)")
+        n = f"{len(rounds)} round" + ("" if len(rounds) == 1 else "s")
+        click.echo(f"session {session.session_id} ({session.game}, {n})")
         for r in rounds:
             deltas = " ".join(f"{p} {d:+d}" for p, d in r["deltas"].items())
             banker = f" banker {r['banker']}" if r["banker"] else ""
@@ -129,7 +136,7 @@ def _round_dict(result) -> dict[str, Any]:
 
 
 def _session_of_round(game: str, preset: str | None, text: str) -> Session:
-    """Wrap one round record in a session whose players are those it names."""
+    """Wrap round records in a session whose players are those they name."""
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -141,6 +148,8 @@ def _session_of_round(game: str, preset: str | None, text: str) -> Session:
             for key, value in node.items():
                 if key in ("player", "banker", "from") and isinstance(value, str):
                     names.append(value)
+                elif key in PLAYER_KEYED and isinstance(value, dict):
+                    names.extend(value)
                 collect(value)
         elif isinstance(node, list):
             for value in node:
@@ -149,7 +158,8 @@ def _session_of_round(game: str, preset: str | None, text: str) -> Session:
     collect(record)
     players = [Player(id=name) for name in dict.fromkeys(names)]
     return Session(
-        format="stakelog/1", session_id="round", platform="-", game=game,
+        format="stakelog/1", session_id="(records)", platform="-", game=game,
         started_at=datetime.now(UTC), players=players or [Player(id="-")],
-        rounds=msgspec.Raw(msgspec.json.encode([record])), variant=Variant(preset=preset),
+        rounds=msgspec.Raw(msgspec.json.encode(record if isinstance(record, list) else [record])),
+        variant=Variant(preset=preset),
     )

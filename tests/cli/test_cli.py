@@ -176,3 +176,37 @@ def test_every_command_has_help_with_an_example(path):
     assert command.help, f"{path} has no help"
     if not isinstance(command, click.Group):
         assert "Example: compliance " in command.help, f"{path} help has no example"
+
+
+def test_settle_prints_each_rounds_settlement(run):
+    result = run("games", "settle", DOUNIU)
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 0
+    assert lines[0] == "session hn-2026-03-01 (douniu, 6 rounds)"
+    assert lines[1] == "  round 1 banker hn1: hn2 +60 hn3 -40 hn4 +40 hn1 -60"
+
+
+def test_settle_a_single_round_record_names_the_mismatch(run, tmp_path):
+    record = json.loads(open(DOUNIU).readline())["rounds"][0]
+    record["seats"][1]["claimed"] += 5
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(record))
+    result = run("games", "settle", str(path), "--game", "douniu")
+    assert result.stdout.splitlines() == [
+        "session (records) (douniu, 1 round)",
+        "  round 1 banker hn1: hn2 +60 hn3 -40 hn4 +40 hn1 -60",
+        "    settlement_mismatch: hn2 claimed 65, rules give 60",
+    ]
+
+
+def test_settle_a_round_record_without_a_game_is_a_usage_error(run, tmp_path):
+    path = tmp_path / "round.json"
+    path.write_text("{}")
+    assert run("games", "settle", str(path)).exit_code == 2
+
+
+def test_logs_schema_prints_the_json_schema(run):
+    result = run("logs", "schema")
+    schema = json.loads(result.stdout)
+    assert schema["title"] == "stakelog/1 session"
+    assert "DouniuRound" in schema["$defs"]
