@@ -238,6 +238,7 @@ class Guandan:
     name_zh = "掼蛋"
     name_en = "Guandan"
     seat_range = (4, 4)
+    seat_range = (4, 4)
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
         options = options_for(session.variant)
@@ -257,9 +258,7 @@ class Guandan:
             hand = hand.get("cards")
         if level not in combos.LEVELS:
             raise DealError(f"level {level!r} is not a 掼蛋 level (2 … A)")
-        cards = msgspec.convert(hand, list[Card]) if _valid_cards(hand) else None
-        if cards is None:
-            raise DealError("a 掼蛋 hand is a list of card strings (S10, HQ, BJ, RJ …)")
+        cards = _cards(hand, "a 掼蛋 hand is a list of card strings (S10, HQ, BJ, RJ …)")
         found = combos.interpretations(cards, level)
         best = combos.strongest(found)
         result: dict[str, Any] = {
@@ -267,9 +266,10 @@ class Guandan:
             "level": level,
             "wildcard": combos.wildcard(level),
             "cards": cards,
+            "rank": best.label if best else None,
+            "name_zh": combos.NAMES_ZH[best.kind] if best else "不成牌型",
             "combination": best.kind if best else None,
-            "name_zh": combos.NAMES_ZH[best.kind] if best else None,
-            "rank": best.rank if best else None,
+            "top": best.rank if best else None,
             "bomb": best.is_bomb if best else False,
             "interpretations": [{"as": c.label, "name_zh": combos.NAMES_ZH[c.kind]} for c in found],
         }
@@ -289,12 +289,12 @@ class Guandan:
         return simulate(rng, players, n_rounds, base, anomaly_rate)
 
 
-def _valid_cards(hand: Any) -> bool:
+def _cards(hand: Any, reason: str) -> list[str]:
+    """Card strings from the command line or a record (any case), or DealError."""
     try:
-        msgspec.convert(hand, list[Card])
-    except msgspec.ValidationError:
-        return False
-    return True
+        return msgspec.convert([str(c).upper() for c in hand], list[Card])
+    except (msgspec.ValidationError, TypeError):
+        raise DealError(reason) from None
 
 
 GAME = Guandan()

@@ -280,6 +280,7 @@ class Shengji:
     name_zh = "升级"
     name_en = "Shengji (Tractor)"
     seat_range = (4, 4)
+    seat_range = (4, 4)
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
         options = options_for(session.variant)
@@ -298,8 +299,8 @@ class Shengji:
         if level not in LEVELS or trump not in ("S", "H", "C", "D", "NT"):
             raise DealError("升级 needs a level 2 … A and a trump S, H, C, D or NT")
         try:
-            cards = msgspec.convert(hand, list[Card])
-        except msgspec.ValidationError:
+            cards = msgspec.convert([str(c).upper() for c in hand], list[Card])
+        except (msgspec.ValidationError, TypeError):
             raise DealError("a 升级 play is a list of card strings (S10, HQ, BJ, RJ …)") from None
         trumps = tricks.Trumps(level, None if trump == "NT" else trump)
         found = tricks.shape(cards, trumps)

@@ -52,7 +52,8 @@ def describe(cards: str, level: str = "2", over: str | None = None) -> dict:
 )
 def test_each_combination_is_recognised(cards, level, combination, rank):
     described = describe(cards, level)
-    assert (described["combination"], described["rank"]) == (combination, rank)
+    assert (described["combination"], described["top"]) == (combination, rank)
+    assert described["rank"] == f"{combination}:{rank}"
 
 
 @pytest.mark.parametrize(
