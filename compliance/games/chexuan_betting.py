@@ -159,6 +159,7 @@ def replay_betting(
 ) -> Betting:
     """Replay the logged deal rounds; `rooms` is what each player may bet beyond the ante."""
     state = Betting(bets=dict.fromkeys(seats, 0), escape_folds=escape_folds)
+    state.all_in = {p for p in seats if rooms[p] <= 0}
     start = seats.index(dealer)
     strict = True
     for number in range(1, deal_rounds + 1):

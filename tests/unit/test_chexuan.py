@@ -338,3 +338,24 @@ def test_eval_names_a_two_card_hand_and_rejects_foreign_cards():
     assert GAME.describe({"cards": ["HQ", "S8", "S4", "S5"]})["splits"][0]["head"]["name"] == "天杠"
     with pytest.raises(DealError):
         GAME.describe(["SK", "HQ"])
+
+
+def test_a_player_whose_簸簸_is_only_the_ante_is_all_in_from_the_start():
+    rnd = three([[act("a", "敲"), act("b", "敲")], [], []], caps=(100, 100, 10), ante=10)
+    [result] = replay(rnd)
+    assert [i.check for i in result.issues] == ["settlement_mismatch"]
+    assert result.stakes == {"a": 100, "b": 100, "c": 10}
+    assert result.deltas == {"a": 0, "b": 10, "c": -10}
+
+
+def test_the_red_3_can_be_the_diamond():
+    rnd = round_of(
+        "b",
+        seat("a", "D3 RJ S4 S5", 100, "D3 RJ"),
+        seat("b", "HQ DQ H8 C8", 100, "HQ DQ"),
+        betting=[[act("a", "敲", 100), act("b", "敲", 100)], [], []],
+    )
+    with pytest.raises(DealError, match="D3 is not in the 扯旋 deck"):
+        replay(rnd)
+    [result] = replay(rnd, red_three="D3")
+    assert result.deltas == {"a": 100, "b": -100}
