@@ -100,15 +100,15 @@ def beats(play: Combo, table: Combo) -> bool:
     )
 
 
-def _fits(need: Counter, naturals: Counter, wilds: int) -> bool:
-    """The natural cards fit the pattern and the wildcards fill exactly what is left."""
-    if any(count > need.get(rank, 0) for rank, count in naturals.items()):
-        return False
-    return sum(need.values()) - sum(naturals.values()) == wilds
+def _run_sets(length: int) -> tuple[tuple[int, frozenset[str]], ...]:
+    """(top, ranks) of every run of `length` natural ranks, A low or high."""
+    return tuple(
+        (start + length - 1, frozenset(SEQUENCE_NAME[p] for p in range(start, start + length)))
+        for start in range(1, 16 - length)
+    )
 
 
-def _run_ranks(start: int, length: int) -> list[str]:
-    return [SEQUENCE_NAME[p] for p in range(start, start + length)]
+RUN_SETS = {length: _run_sets(length) for _, _, length in RUNS}
 
 
 def interpretations(cards: Sequence[str], level: str) -> list[Combo]:
@@ -127,7 +127,7 @@ def interpretations(cards: Sequence[str], level: str) -> list[Combo]:
             joker = next(iter(jokers))
             found.append(Combo((SINGLE, PAIR)[n - 1], value(joker, level), n, joker))
         if n == 5 and len(jokers) == 1 and sum(jokers.values()) == 2:
-            found.extend(_full_houses(naturals, wilds, level, pair_is_joker=next(iter(jokers))))
+            found.extend(_full_houses(naturals, level, pair_is_joker=next(iter(jokers))))
         return found
     if len(naturals) <= 1:
         rank = next(iter(naturals)) if naturals else level
@@ -135,33 +135,34 @@ def interpretations(cards: Sequence[str], level: str) -> list[Combo]:
         if kind:
             found.append(Combo(kind, value(rank, level), n, rank))
     if n == 5:
-        found.extend(_full_houses(naturals, wilds, level))
+        found.extend(_full_houses(naturals, level))
     suits = {suit_of(c) for c in natural_cards}
+    most = max(naturals.values(), default=0)
     for kind, count, length in RUNS:
-        if n != count * length:
+        if n != count * length or most > count or len(naturals) > length:
             continue
-        for start in range(1, 16 - length):
-            need = Counter({r: count for r in _run_ranks(start, length)})
-            if _fits(need, naturals, wilds):
-                top = start + length - 1
+        for top, ranks in RUN_SETS[length]:
+            if ranks.issuperset(naturals):
                 found.append(Combo(kind, top, n, SEQUENCE_NAME[top]))
                 if kind == STRAIGHT and len(suits) == 1:
                     found.append(Combo(STRAIGHT_FLUSH, top, n, SEQUENCE_NAME[top]))
     return found
 
 
-def _full_houses(
-    naturals: Counter, wilds: int, level: str, pair_is_joker: str | None = None
-) -> list[Combo]:
-    """三带二: a triple of a natural rank with any pair (a pair of one joker included)."""
+def _full_houses(naturals: Counter, level: str, pair_is_joker: str | None = None) -> list[Combo]:
+    """三带二: a triple of a natural rank with any pair (a pair of one joker included).
+
+    Five cards: the naturals and wildcards fill the pattern exactly when the triple's
+    rank holds at most three and at most one other rank holds at most two.
+    """
     found = []
     for triple in LEVELS:
-        pairs = [pair_is_joker] if pair_is_joker else [r for r in LEVELS if r != triple]
-        for pair in pairs:
-            need = Counter({triple: 3}) if pair_is_joker else Counter({triple: 3, pair: 2})
-            if _fits(need, naturals, wilds):
-                found.append(Combo(FULL_HOUSE, value(triple, level), 5, triple))
-                break
+        others = {r: c for r, c in naturals.items() if r != triple}
+        if naturals.get(triple, 0) > 3 or (pair_is_joker and others):
+            continue
+        if len(others) > 1 or any(c > 2 for c in others.values()):
+            continue
+        found.append(Combo(FULL_HOUSE, value(triple, level), 5, triple))
     return found
 
 
