@@ -32,7 +32,9 @@ def winning_hands(n: int, seed: int) -> list:
         if rnd.win is None:
             continue
         hand = next(h for h in rnd.hands if h.player == rnd.win.player)
-        ctx = hand_context(hand.tiles, hand.melds, hand.flowers, hand.wind, rnd.wildcard, "bench", 17)
+        ctx = hand_context(
+            hand.tiles, hand.melds, hand.flowers, hand.wind, rnd.wildcard, "bench", 17
+        )
         ctx.win_tile = INDEX[rnd.win.tile]
         ctx.win_wild = rnd.win.tile == rnd.wildcard
         ctx.self_drawn = rnd.win.from_ is None
@@ -62,7 +64,9 @@ def main() -> None:
     print(f"  cold caches:   {cold:,.0f} full scorings/s")
     print(f"  warm caches:   {warm:,.0f} full scorings/s (same hands again)")
     print(f"  new hands:     {fresh:,.0f} full scorings/s (caches warm from other hands)")
-    print(f"  cache entries: suit_need {suit_need.cache_info().currsize}, decompositions {suit_decompositions.cache_info().currsize}")
+    print(
+        f"  cache entries: suit_need {suit_need.cache_info().currsize}, decompositions {suit_decompositions.cache_info().currsize}"
+    )
 
 
 if __name__ == "__main__":

@@ -93,15 +93,18 @@ def _set_points(
         hu, name = (o.kong_exposed_major if major else o.kong_exposed_minor), "明杠"
     else:
         hu, name = (o.kong_concealed_major if major else o.kong_concealed_minor), "暗杠"
-    en = f"{SET_NAMES_EN[name]}, {'terminal/honour' if major else 'simple'}"
-    _item(items, f"{name}{chinese(tile)}", en, hu=hu, tiles=chinese(tile))
     tai = 0
     if tile in DRAGONS_WITH_TAI:
         tai += o.dragon_pung_tai
-        _item(items, f"三个{chinese(tile)}", "dragon pung", tai=o.dragon_pung_tai)
     if tile == seat:
         tai += o.seat_wind_pung_tai
-        _item(items, "门风刻", "pung of the seat wind", tai=o.seat_wind_pung_tai)
+    if items is not None:
+        en = f"{SET_NAMES_EN[name]}, {'terminal/honour' if major else 'simple'}"
+        _item(items, f"{name}{chinese(tile)}", en, hu=hu, tiles=chinese(tile))
+        if tile in DRAGONS_WITH_TAI:
+            _item(items, f"三个{chinese(tile)}", "dragon pung", tai=o.dragon_pung_tai)
+        if tile == seat:
+            _item(items, "门风刻", "pung of the seat wind", tai=o.seat_wind_pung_tai)
     return hu, tai
 
 
@@ -114,15 +117,14 @@ def score(
     items: list | None = None,
 ) -> Scoring:
     """胡数 × 2^台 of one decomposition with the winning tile in one place."""
-    hu, tai = o.base_hu, 0
-    _item(items, "底胡", "base for the winner", hu=o.base_hu)
-    if ctx.flowers:
-        hu += o.flower_hu * ctx.flowers
-        tai += o.flower_tai * ctx.flowers
-        _item(
-            items, f"杠花 ×{ctx.flowers}", "flower (白板) set aside", hu=o.flower_hu * ctx.flowers
-        )
-        _item(items, f"杠花 ×{ctx.flowers}", "a tai per flower", tai=o.flower_tai * ctx.flowers)
+    note = items is not None
+    hu = o.base_hu + o.flower_hu * ctx.flowers
+    tai = o.flower_tai * ctx.flowers
+    if note:
+        _item(items, "底胡", "base for the winner", hu=o.base_hu)
+        flowers = f"杠花 ×{ctx.flowers}"
+        _item(items, flowers, "flower (白板) set aside", hu=o.flower_hu * ctx.flowers)
+        _item(items, flowers, "a tai per flower", tai=o.flower_tai * ctx.flowers)
     suits = 0
     chows = winds = 0
     for i, meld in enumerate(melds):
@@ -133,7 +135,13 @@ def score(
         elif kind == PAIR:
             if tile in DRAGONS_WITH_TAI or tile == ctx.seat:
                 hu += o.honour_pair_hu
-                _item(items, f"对子{chinese(tile)}", "pair of 中/发/seat wind", hu=o.honour_pair_hu)
+                if note:
+                    _item(
+                        items,
+                        f"对子{chinese(tile)}",
+                        "pair of 中/发/seat wind",
+                        hu=o.honour_pair_hu,
+                    )
         else:
             is_open = exposed or (
                 i == wait_meld and kind == PUNG and not ctx.self_drawn and o.discard_pung_exposed
@@ -147,12 +155,11 @@ def score(
     else:
         h = o.hard_wait_discard_hu if hard else o.easy_wait_discard_hu
     hu += h
-    _item(
-        items,
-        ("自摸 " if ctx.self_drawn else "放冲 ") + WAIT_NAMES[wait],
-        "wait, self-drawn" if ctx.self_drawn else "wait, on a discard",
-        hu=h,
-    )
+    if note:
+        how, en = (
+            ("自摸 ", "wait, self-drawn") if ctx.self_drawn else ("放冲 ", "wait, on a discard")
+        )
+        _item(items, how + WAIT_NAMES[wait], en, hu=h)
     tai += _pattern_tai(chows, len(melds), suits, wait, ctx, o, items)
     tai_raw = tai
     tai = min(tai, o.max_tai)

@@ -169,16 +169,21 @@ def decompositions(
 ) -> Iterator[tuple[Meld, ...]]:
     """Every split of the concealed tiles into melds and one pair, 財神 placed."""
     keys = suit_keys(counts)
+    plain = [suit_need(key, suit < 3, False) for suit, key in keys]
+    spare = wildcards - sum(plain)
     suits = [suit for suit, _ in keys]
     for pair_at in [*range(len(keys)), -1]:
-        choices = []
-        for i, (suit, key) in enumerate(keys):
-            need = suit_need(key, suit < 3, i == pair_at)
-            choices.append(range(need, wildcards + 1, 3) if need <= wildcards else range(0))
+        needs = list(plain)
+        if pair_at >= 0:
+            suit, key = keys[pair_at]
+            needs[pair_at] = suit_need(key, suit < 3, True)
+            if needs[pair_at] - plain[pair_at] > spare:
+                continue
+        elif spare < 2:
+            continue
+        choices = [range(need, wildcards + 1, 3) for need in needs]
         for split in product(*choices):
-            left = wildcards - sum(split)
-            if pair_at < 0:
-                left -= 2
+            left = wildcards - sum(split) - (2 if pair_at < 0 else 0)
             if left < 0 or left % 3:
                 continue
             parts = [
