@@ -115,7 +115,6 @@ def interpretations(cards: Sequence[str], level: str) -> list[Combo]:
     """Every combination the cards can be played as, with the wildcards placed any way."""
     n = len(cards)
     wild = wildcard(level)
-    wilds = sum(1 for c in cards if c == wild)
     jokers = Counter(c for c in cards if c in JOKERS)
     natural_cards = [c for c in cards if c != wild and c not in JOKERS]
     naturals = Counter(rank_of(c) for c in natural_cards)
