@@ -27,7 +27,7 @@ from compliance.games.base import (
     resolve_options,
 )
 from compliance.games.cards import duplicates
-from compliance.games.chexuan_betting import ChexuanAction, replay_betting
+from compliance.games.chexuan_betting import Betting, ChexuanAction, replay_betting
 from compliance.games.chexuan_hands import SPECIALS, FourCards, Ranking, RankingRules, ranking_for
 from compliance.games.chexuan_settle import Contender, groups_of, settle_showdown, share, tail_order
 from compliance.logs.records import Session, Variant
@@ -211,39 +211,7 @@ def settle_round(
             deltas = {p: -rnd.ante for p in names}
             carried = rnd.ante * len(names)
     else:
-        live = betting.live(names)
-        seats = {s.player: s for s in rnd.seats}
-        contenders: list[Contender] = []
-        refunded: list[str] = []
-        if len(live) >= 2:
-            if len(rnd.seats[0].cards) != 4:
-                raise DealError(
-                    f"round {index}: showdown with {len(rnd.seats[0].cards)} cards each"
-                )
-            for p in live:
-                hand = ranking.four(seats[p].cards)
-                if hand.sanhua:
-                    refunded.append(p)
-                else:
-                    contenders.append(_contender(index, seats[p], hand, ranking, issues))
-        else:
-            contenders = [Contender(p, 0, 0, 0) for p in live]
-        folded = [p for p in names if p in betting.folded]
-        if not contenders:
-            folded = []
-        deltas = settle_showdown(
-            {p: chips[p] for p in names if p not in refunded},
-            contenders,
-            folded,
-            tail_decides=options.split_rule == "tail",
-            by_head=options.settle_order == "head",
-            share_by_stake=options.tie_share == "stake",
-        )
-        deltas.update(dict.fromkeys(refunded, 0))
-        if not ante_in_stake and contenders:
-            in_pot = [p for p in names if p not in refunded]
-            deltas = _eat_ante(deltas, in_pot, rnd.ante, pool, contenders)
-            carried = -pool
+        deltas, carried = _showdown(index, rnd, options, betting, chips, pool, issues)
     result = RoundResult(
         index=index, deltas=deltas, stakes=stakes, rake=rake, carried=carried, issues=issues
     )
@@ -251,6 +219,49 @@ def settle_round(
     if claim:
         issues.append(claim)
     return result, pool + carried
+
+
+def _showdown(
+    index: int,
+    rnd: ChexuanRound,
+    options: ChexuanOptions,
+    betting: Betting,
+    chips: dict[str, int],
+    pool: int,
+    issues: list[Integrity],
+) -> tuple[dict[str, int], int]:
+    """比大小: the players still in split and settle 尾大吃皮; folded chips go to the strongest tail."""
+    ranking = options.ranking()
+    names = [s.player for s in rnd.seats]
+    live = betting.live(names)
+    seats = {s.player: s for s in rnd.seats}
+    contenders: list[Contender] = []
+    refunded: list[str] = []
+    if len(live) >= 2:
+        if len(rnd.seats[0].cards) != 4:
+            raise DealError(f"round {index}: showdown with {len(rnd.seats[0].cards)} cards each")
+        for p in live:
+            hand = ranking.four(seats[p].cards)
+            if hand.sanhua:
+                refunded.append(p)
+            else:
+                contenders.append(_contender(index, seats[p], hand, ranking, issues))
+    else:
+        contenders = [Contender(p, 0, 0, 0) for p in live]
+    folded = [p for p in names if p in betting.folded] if contenders else []
+    deltas = settle_showdown(
+        {p: chips[p] for p in names if p not in refunded},
+        contenders,
+        folded,
+        tail_decides=options.split_rule == "tail",
+        by_head=options.settle_order == "head",
+        share_by_stake=options.tie_share == "stake",
+    )
+    deltas.update(dict.fromkeys(refunded, 0))
+    if options.ante_mode == "stake" or not contenders:
+        return deltas, 0
+    in_pot = [p for p in names if p not in refunded]
+    return _eat_ante(deltas, in_pot, rnd.ante, pool, contenders), -pool
 
 
 def _eat_ante(
