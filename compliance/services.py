@@ -10,10 +10,10 @@ import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol
 
 from compliance import ruledata
@@ -24,7 +24,6 @@ from compliance.domain.ruleset import Resolver
 from compliance.errors import LogError
 from compliance.logs.reader import Reject, split_ranges
 from compliance.pipeline import AuditedSession, Auditor, Totals, add_session, merge_totals
-
 
 PARTITION_BYTES = 16 << 20
 

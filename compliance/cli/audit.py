@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-
 import click
 
 from compliance import services
@@ -28,11 +27,12 @@ class FailOn:
         self.tripped = False
 
     def see(self, finding) -> None:
-        if finding.kind in self.kinds:
+        if finding.kind in self.kinds or (
+            self.tier is not None
+            and finding.kind == "threshold"
+            and Tier.parse(finding.tier) >= self.tier
+        ):
             self.tripped = True
-        elif self.tier is not None and finding.kind == "threshold":
-            if Tier.parse(finding.tier) >= self.tier:
-                self.tripped = True
 
 
 def plural(n: int, word: str) -> str:

@@ -16,7 +16,6 @@ from compliance.games import NAMES_ZH, game_codes, get_game
 from compliance.logs.reader import Reject, read_sessions
 from compliance.logs.records import Player, Session, Variant
 
-
 PLAYER_KEYED = ("claimed", "chips", "antes", "hands")
 
 
@@ -54,7 +53,9 @@ def evaluate(game: str, cards: tuple[str, ...], preset, options, fmt) -> None:
         try:
             hand = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise click.UsageError(f"give cards as arguments or a JSON record on stdin ({exc})")
+            raise click.UsageError(
+                f"give cards as arguments or a JSON record on stdin ({exc})"
+            ) from None
     result = engine.describe(hand, Variant(preset=preset, options=_parse_options(options)))
     if fmt == "json":
         click.echo(json.dumps(result, ensure_ascii=False))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 import msgspec
-
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import SQLAlchemyError
 

@@ -9,8 +9,8 @@ come from the national statute in force that day.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal

@@ -187,7 +187,8 @@ def test_settle_prints_each_rounds_settlement(run):
 
 
 def test_settle_a_single_round_record_names_the_mismatch(run, tmp_path):
-    record = json.loads(open(DOUNIU).readline())["rounds"][0]
+    with open(DOUNIU, encoding="utf-8") as fh:
+        record = json.loads(fh.readline())["rounds"][0]
     record["seats"][1]["claimed"] += 5
     path = tmp_path / "round.json"
     path.write_text(json.dumps(record))
