@@ -242,6 +242,7 @@ class Yuhuan:
                         (rnd.banker, ring[at]),
                     )
                 )
+                at = ring.index(rnd.banker)  # succession goes on from what the table did
             deltas = {p: d * o.points_per_hu for p, d in out.deltas.items()}
             mismatch = compare_claims(index, deltas, rnd.claimed)
             if mismatch is not None:

@@ -48,6 +48,8 @@ def simulate(
         if rng.random() < anomaly_rate:
             rnd, check = _tamper(rng, rnd, ring, at, o, index)
             anomalies.append((index, check))
+            if check == WRONG_BANKER:
+                at = (at + 1) % 4
         else:
             rnd = msgspec.structs.replace(rnd, claimed={p: d * base for p, d in out.deltas.items()})
         rounds.append(msgspec.to_builtins(rnd))

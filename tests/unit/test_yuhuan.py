@@ -217,3 +217,16 @@ def test_describe_says_when_a_hand_is_no_win():
         }
     )
     assert result["win"] is False
+
+
+def seated(banker: str) -> dict:
+    """The example round with the winds turned so that `banker` sits 东."""
+    turn = "abcd".index(banker)
+    hands = [h | {"wind": f"{('abcd'.index(h['player']) - turn) % 4 + 1}z"} for h in (A, B, C, D)]
+    return round_of(banker, *hands, win=win_of("a", "7p"))
+
+
+def test_a_banker_out_of_turn_is_flagged_once_and_succession_goes_on_from_him():
+    results = replay([seated("a"), seated("c"), seated("d"), seated("b")])
+    banker_checks = [[i.detail for i in r.issues if i.check == WRONG_BANKER] for r in results]
+    assert banker_checks == [[], ["banker c, the rules give b"], [], ["banker b, the rules give a"]]
