@@ -237,3 +237,29 @@ class RejectRow(Base):
     line: Mapped[int] = mapped_column(BigInteger)
     session_id: Mapped[str | None] = mapped_column(String(128))
     reason: Mapped[str] = mapped_column(Text)
+
+
+class AggravationRow(Base):
+    __tablename__ = "aggravations"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    instrument_id: Mapped[str] = mapped_column(ForeignKey("instruments.id"))
+    jurisdiction_code: Mapped[str] = mapped_column(ForeignKey("jurisdictions.code"))
+    kind: Mapped[str] = mapped_column(String(32))
+    article: Mapped[str] = mapped_column(String(64), default="")
+    text: Mapped[str] = mapped_column(Text)
+
+
+class WindowFindingRow(Base):
+    """Findings over a window of stored sessions: a player, a room owner, a platform."""
+
+    __tablename__ = "window_findings"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("audit_runs.id"), index=True)
+    platform: Mapped[str] = mapped_column(String(64))
+    subject: Mapped[str] = mapped_column(String(160), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    tier: Mapped[str | None] = mapped_column(String(32))
+    jurisdiction: Mapped[str | None] = mapped_column(String(32))
+    window_start: Mapped[date] = mapped_column(Date)
+    window_end: Mapped[date] = mapped_column(Date)
+    payload: Mapped[dict[str, Any]] = mapped_column()
