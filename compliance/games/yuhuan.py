@@ -29,7 +29,7 @@ from compliance.games.base import (
     resolve_options,
 )
 from compliance.games.yuhuan_record import (
-    EvalHand,
+    YuhuanEvalHand,
     YuhuanRound,
     check_tile_supply,
     hand_context,
@@ -271,7 +271,9 @@ class Yuhuan:
         try:
             if isinstance(hand, dict) and "hands" in hand:
                 return describe_round(msgspec.convert(hand, YuhuanRound), o)
-            record = msgspec.convert(hand if isinstance(hand, dict) else {"tiles": hand}, EvalHand)
+            record = msgspec.convert(
+                hand if isinstance(hand, dict) else {"tiles": hand}, YuhuanEvalHand
+            )
         except msgspec.ValidationError as exc:
             raise DecodeError(f"invalid yuhuan hand: {exc}") from None
         return describe_hand(record, o)
@@ -284,7 +286,7 @@ class Yuhuan:
         return simulate(rng, players, n_rounds, base, anomaly_rate)
 
 
-def describe_hand(record: EvalHand, o: YuhuanOptions) -> dict[str, Any]:
+def describe_hand(record: YuhuanEvalHand, o: YuhuanOptions) -> dict[str, Any]:
     if not record.tiles:
         raise DealError("no tiles")
     ctx = hand_context(

@@ -29,7 +29,7 @@ MeldType = Literal["chow", "pung", "kong", "added_kong", "concealed_kong"]
 HAND_TILES = 16
 
 
-class MeldRecord(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class YuhuanMeld(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """吃 / 碰 / 杠: a declared meld; `from` names who discarded the claimed tile."""
 
     type: MeldType
@@ -37,17 +37,17 @@ class MeldRecord(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     from_: str | None = msgspec.field(default=None, name="from")
 
 
-class HandRecord(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class YuhuanHand(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """一家的牌: a player's final hand; the winner's `tiles` include the winning tile."""
 
     player: str
     wind: Wind
     tiles: list[Tile]
-    melds: list[MeldRecord] = []
+    melds: list[YuhuanMeld] = []
     flowers: list[Tile] = []
 
 
-class WinRecord(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class YuhuanWin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """胡牌: who won on which tile, self-drawn (`from` null) or on whose discard."""
 
     player: str
@@ -57,23 +57,25 @@ class WinRecord(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     robbed_kong: bool = False
 
 
-class YuhuanRound(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class YuhuanRound(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """一局: four final hands, the 財神 kind, the wall left, the win and the claim."""
 
     banker: str
     wildcard: Tile
     tiles_left: Annotated[int, msgspec.Meta(ge=0)]
-    hands: list[HandRecord]
-    win: WinRecord | None = None
+    hands: list[YuhuanHand]
+    win: YuhuanWin | None = None
     claimed: dict[str, int] = {}
 
 
-class EvalHand(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class YuhuanEvalHand(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False
+):
     """一手牌 for `games eval`: concealed tiles (winning tile included), melds, 財神."""
 
     tiles: list[Tile]
     win_tile: Tile | None = None
-    melds: list[MeldRecord] = []
+    melds: list[YuhuanMeld] = []
     flowers: list[Tile] = []
     wind: Wind = "1z"
     wildcard: Tile | None = None
@@ -82,7 +84,7 @@ class EvalHand(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     robbed_kong: bool = False
 
 
-def meld_of(record: MeldRecord, where: str) -> Meld:
+def meld_of(record: YuhuanMeld, where: str) -> Meld:
     """A declared meld as an engine meld; a shape that is no meld is a DealError."""
     tiles = sorted(INDEX[t] for t in record.tiles)
     size = 3 if record.type in ("chow", "pung") else 4
@@ -104,7 +106,7 @@ def meld_of(record: MeldRecord, where: str) -> Meld:
 
 def hand_context(
     tiles: list[str],
-    melds: list[MeldRecord],
+    melds: list[YuhuanMeld],
     flowers: list[str],
     wind: str,
     wildcard: str | None,
@@ -134,7 +136,7 @@ def hand_context(
     return HandContext(counts, wildcards, exposed, INDEX[wind], len(flowers), flower)
 
 
-def physical_tiles(hand: HandRecord) -> list[int]:
+def physical_tiles(hand: YuhuanHand) -> list[int]:
     """Every tile a hand holds: concealed, melds (kongs four), 杠花."""
     held = [INDEX[t] for t in hand.tiles] + [INDEX[t] for t in hand.flowers]
     for meld in hand.melds:

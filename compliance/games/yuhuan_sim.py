@@ -15,7 +15,7 @@ import random
 import msgspec
 
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER, Simulated
-from compliance.games.yuhuan_record import HandRecord, MeldRecord, WinRecord, YuhuanRound
+from compliance.games.yuhuan_record import YuhuanHand, YuhuanMeld, YuhuanRound, YuhuanWin
 from compliance.games.yuhuan_rules import DEFAULT_PRESET, YuhuanOptions
 from compliance.games.yuhuan_tiles import (
     HONOURS,
@@ -115,13 +115,13 @@ def deal_round(rng: random.Random, seating: list[str]) -> YuhuanRound:
     pool = counts_of(live + hands[winner])
     tiles, melds = _build_win(rng, pool, hands[winner], wildcard, flower, winner, seating)
     hands[winner] = tiles
-    all_melds: list[list[MeldRecord]] = [[] for _ in range(4)]
+    all_melds: list[list[YuhuanMeld]] = [[] for _ in range(4)]
     all_melds[winner] = melds
     win_tile = rng.choice(tiles)
     others = [p for i, p in enumerate(seating) if i != winner]
     from_ = None if rng.random() < 0.5 else rng.choice(others)
     has_kong = bool(flowers[winner]) or any("kong" in m.type for m in melds)
-    win = WinRecord(
+    win = YuhuanWin(
         player=seating[winner],
         tile=TILES[win_tile],
         from_=from_,
@@ -137,7 +137,7 @@ def deal_round(rng: random.Random, seating: list[str]) -> YuhuanRound:
 
 def _round(seating, hands, flowers, melds, wildcard, tiles_left, win) -> YuhuanRound:
     records = [
-        HandRecord(
+        YuhuanHand(
             player=p,
             wind=f"{i + 1}z",
             tiles=[TILES[t] for t in sorted(hands[i])],
@@ -153,19 +153,19 @@ def _round(seating, hands, flowers, melds, wildcard, tiles_left, win) -> YuhuanR
 
 def _build_win(
     rng, pool, own, wildcard, flower, seat, seating
-) -> tuple[list[int], list[MeldRecord]]:
+) -> tuple[list[int], list[YuhuanMeld]]:
     """Five melds and a pair from the winner's tiles and the wall, some claimed,
     and up to three tiles of concealed melds given over to 財神."""
     pool[flower] = 0
     wilds_free = pool[wildcard]
     pool[wildcard] = 0
     concealed: list[int] = []
-    melds: list[MeldRecord] = []
+    melds: list[YuhuanMeld] = []
     n_exposed = rng.choice((0, 0, 1, 1, 2, 3))
     for k in range(5):
         meld = _pick_meld(rng, pool, own)
         if len(meld) == 4 and k >= n_exposed:
-            melds.append(MeldRecord(type="concealed_kong", tiles=[TILES[t] for t in meld]))
+            melds.append(YuhuanMeld(type="concealed_kong", tiles=[TILES[t] for t in meld]))
         elif k < n_exposed:
             melds.append(_claimed(rng, meld, seat, seating))
         else:
@@ -204,13 +204,13 @@ def _pick_meld(rng, pool, own) -> list[int]:
     return [tile] * 3
 
 
-def _claimed(rng, meld: list[int], seat: int, seating: list[str]) -> MeldRecord:
+def _claimed(rng, meld: list[int], seat: int, seating: list[str]) -> YuhuanMeld:
     """An exposed meld: a chow from 上家, a pung or kong from anyone, or a concealed kong."""
     tiles = [TILES[t] for t in meld]
     if len(set(meld)) == 3:
-        return MeldRecord(type="chow", tiles=tiles, from_=seating[(seat - 1) % 4])
+        return YuhuanMeld(type="chow", tiles=tiles, from_=seating[(seat - 1) % 4])
     giver = seating[(seat + rng.randint(1, 3)) % 4]
     if len(meld) == 3:
-        return MeldRecord(type="pung", tiles=tiles, from_=giver)
+        return YuhuanMeld(type="pung", tiles=tiles, from_=giver)
     kind = rng.choice(("kong", "added_kong", "concealed_kong"))
-    return MeldRecord(type=kind, tiles=tiles, from_=None if kind == "concealed_kong" else giver)
+    return YuhuanMeld(type=kind, tiles=tiles, from_=None if kind == "concealed_kong" else giver)
