@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from compliance.games.guandan import GAME, GuandanOptions, Match
@@ -266,3 +269,11 @@ def _give(deal: dict[str, list[str]], player: str, *cards: str) -> None:
         swap = next(c for c in deal[player] if c not in ("RJ", "BJ"))
         deal[holder][deal[holder].index(card)] = swap
         deal[player][deal[player].index(swap)] = card
+
+
+def test_the_round_record_example_of_the_docs_audits_clean():
+    text = (Path(__file__).parents[2] / "docs/games/guandan.md").read_text(encoding="utf-8")
+    example = text.split("## Round record", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    results = list(GAME.replay(session_of("guandan", json.loads(example), stake_per_level=10)))
+    assert [r.issues for r in results] == [[], []]
+    assert [r.deltas["a"] for r in results] == [30, -20]

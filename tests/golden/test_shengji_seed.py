@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -157,3 +159,10 @@ def test_following_breaches_are_named(lead, follow, hand, problem):
 def test_the_trick_goes_to_the_rules_winner(plays, winner):
     trumps = tricks.Trumps("2", "H")
     assert tricks.trick_winner([(str(i), p.split()) for i, p in enumerate(plays)], trumps) == winner
+
+
+def test_the_round_record_example_of_the_docs_audits_clean():
+    text = (Path(__file__).parents[2] / "docs/games/shengji.md").read_text(encoding="utf-8")
+    example = text.split("## Round record", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    (result,) = GAME.replay(session_of("shengji", [json.loads(example)]))
+    assert result.issues == [] and result.deltas == {"a": 0, "b": 0, "c": 0, "d": 0}
