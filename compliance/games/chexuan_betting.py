@@ -78,7 +78,12 @@ class DealRound:
         self.strict = False
 
     def expected(self) -> str | None:
-        return next((p for p in self._cycle() if p in self.to_act), None)
+        n = len(self.seats)
+        for i in range(1, n + 1):
+            p = self.seats[(self.last + i) % n]
+            if p in self.to_act:
+                return p
+        return None
 
     def apply(self, action: ChexuanAction) -> None:
         p, act, st = action.player, action.act, self.state
@@ -118,15 +123,16 @@ class DealRound:
             self._put(p, max(need, 0))
             st.all_in.add(p)
         elif act in (FOLD, TIMEOUT) or st.escape_folds:
-            st.folded.append(p)
+            if p not in st.folded:
+                st.folded.append(p)
         else:
             st.escaped = p
         if p in self.to_act:
             self.to_act.remove(p)
         self.last = self.seats.index(p)
-        if p in st.bets and st.bets[p] >= room and p not in st.folded:
+        if st.bets[p] >= room and p not in st.folded:
             st.all_in.add(p)
-        if len(st.live(self.seats)) <= 1 or st.escaped or not self.to_act:
+        if len(self.seats) - len(st.folded) <= 1 or st.escaped or not self.to_act:
             self.closed = True
 
     def _put(self, p: str, chips: int) -> None:
