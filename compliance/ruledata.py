@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from compliance.domain.rules import (
+    AGGRAVATION_KINDS,
     CONFIDENCE,
     SUBJECTS,
+    Aggravation,
     Band,
     Exemption,
     GameType,
@@ -191,6 +193,22 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
                 whatever_amount=bool(row.get("whatever_amount", False)),
             )
         )
+    for row in doc.get("aggravation", []):
+        where = f"{name} aggravation {row.get('id')}"
+        kind = _need(row, "kind", where)
+        if kind not in AGGRAVATION_KINDS:
+            raise RulesError(f"{where}: unknown kind {kind!r}")
+        book.aggravations.append(
+            Aggravation(
+                id=_need(row, "id", where),
+                instrument=_need(row, "instrument", where),
+                jurisdiction=code,
+                kind=kind,
+                article=row.get("article", ""),
+                text=_need(row, "text", where),
+                within_days=row.get("within_days"),
+            )
+        )
     for row in doc.get("wage", []):
         where = f"{name} wage {row.get('city')} {row.get('year')}"
         book.wages.append(
@@ -218,7 +236,7 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
 def check_references(book: RuleBook) -> None:
     """Every band, penalty and exemption names an instrument that exists."""
     for kind, rows in (("band", book.bands), ("penalty", book.penalties),
-                       ("exemption", book.exemptions)):
+                       ("exemption", book.exemptions), ("aggravation", book.aggravations)):
         for row in rows:
             if row.instrument not in book.instruments:
                 raise RulesError(f"{kind} {row.id}: unknown instrument {row.instrument!r}")

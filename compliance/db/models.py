@@ -247,6 +247,7 @@ class AggravationRow(Base):
     kind: Mapped[str] = mapped_column(String(32))
     article: Mapped[str] = mapped_column(String(64), default="")
     text: Mapped[str] = mapped_column(Text)
+    within_days: Mapped[int | None] = mapped_column(Integer)
 
 
 class WindowFindingRow(Base):

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Connection, Table, and_, bindparam, func, insert, select, update
 
 from compliance.db.models import (
+    AggravationRow,
     BandRow,
     ExemptionRow,
     GameClassRow,
@@ -23,6 +24,7 @@ from compliance.db.models import (
     WageRow,
 )
 from compliance.domain.rules import (
+    Aggravation,
     Band,
     Exemption,
     GameType,
@@ -106,6 +108,11 @@ def save_book(conn: Connection, book: RuleBook) -> dict[str, tuple[int, int]]:
              "requires_no_rake": e.requires_no_rake, "whatever_amount": e.whatever_amount}
             for e in book.exemptions
         ]),
+        (AggravationRow, [
+            {"id": a.id, "instrument_id": a.instrument, "jurisdiction_code": a.jurisdiction,
+             "kind": a.kind, "article": a.article, "text": a.text, "within_days": a.within_days}
+            for a in book.aggravations
+        ]),
         (WageRow, [
             {"city_code": w.city, "year": w.year, "monthly": w.monthly, "source": w.source,
              "confidence": w.confidence}
@@ -165,6 +172,11 @@ def load_book(conn: Connection) -> RuleBook:
             id=r["id"], instrument=r["instrument_id"], jurisdiction=r["jurisdiction_code"],
             kind=r["kind"], article=r["article"], text=r["text"],
             requires_no_rake=r["requires_no_rake"], whatever_amount=r["whatever_amount"],
+        ))
+    for r in conn.execute(select(AggravationRow.__table__)).mappings():
+        book.aggravations.append(Aggravation(
+            id=r["id"], instrument=r["instrument_id"], jurisdiction=r["jurisdiction_code"],
+            kind=r["kind"], article=r["article"], text=r["text"], within_days=r["within_days"],
         ))
     for r in conn.execute(select(WageRow.__table__)).mappings():
         book.wages.append(Wage(r["city_code"], r["year"], r["monthly"], r["source"],

@@ -226,6 +226,22 @@ class Exemption:
 
 
 @dataclass(frozen=True, slots=True)
+class Aggravation:
+    """从重情节: a circumstance for which an instrument says the penalty may be heavier."""
+
+    id: str
+    instrument: str
+    jurisdiction: str
+    kind: str
+    article: str
+    text: str
+    within_days: int | None = None
+
+
+AGGRAVATION_KINDS = ("public_place", "workplace", "vehicle", "minor", "public_servant", "repeat")
+
+
+@dataclass(frozen=True, slots=True)
 class Wage:
     """城镇职工月平均工资: a city's monthly average wage in one year."""
 
@@ -263,6 +279,7 @@ class RuleBook:
     bands: list[Band] = field(default_factory=list)
     penalties: list[Penalty] = field(default_factory=list)
     exemptions: list[Exemption] = field(default_factory=list)
+    aggravations: list[Aggravation] = field(default_factory=list)
     wages: list[Wage] = field(default_factory=list)
     game_types: dict[str, GameType] = field(default_factory=dict)
     game_classes: dict[str, str] = field(default_factory=dict)

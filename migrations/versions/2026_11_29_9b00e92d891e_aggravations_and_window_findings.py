@@ -47,6 +47,7 @@ def upgrade() -> None:
         sa.Column("kind", sa.String(length=32), nullable=False),
         sa.Column("article", sa.String(length=64), nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
+        sa.Column("within_days", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(
             ["instrument_id"],
             ["instruments.id"],
