@@ -264,3 +264,20 @@ class WindowFindingRow(Base):
     window_start: Mapped[date] = mapped_column(Date)
     window_end: Mapped[date] = mapped_column(Date)
     payload: Mapped[dict[str, Any]] = mapped_column()
+
+
+class RuleChangeRow(Base):
+    """变更记录: one change to a rule row, hash-chained to the entry before it."""
+
+    __tablename__ = "rule_changes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    actor: Mapped[str] = mapped_column(String(128))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    action: Mapped[str] = mapped_column(String(16))
+    table_name: Mapped[str] = mapped_column(String(64))
+    row_key: Mapped[str] = mapped_column(String(200), index=True)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    prev_hash: Mapped[str] = mapped_column(String(64))
+    hash: Mapped[str] = mapped_column(String(64), unique=True)
