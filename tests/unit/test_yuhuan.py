@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from compliance.errors import DealError
+from compliance.errors import DealError, DecodeError
 from compliance.games import get_game
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER
 from compliance.games.yuhuan import GAME, ROUND_TYPE
+from compliance.logs.records import Variant
 from tests.builders_yuhuan import meld, round_of, seat, session_of, win_of
 
 # The seed's worked example for a (东, banker); b has a 一万 pung (4 胡 → 10),
@@ -230,3 +231,44 @@ def test_a_banker_out_of_turn_is_flagged_once_and_succession_goes_on_from_him():
     results = replay([seated("a"), seated("c"), seated("d"), seated("b")])
     banker_checks = [[i.detail for i in r.issues if i.check == WRONG_BANKER] for r in results]
     assert banker_checks == [[], ["banker c, the rules give b"], [], ["banker b, the rules give a"]]
+
+
+def test_describe_takes_a_plain_list_of_tiles_won_on_the_last():
+    result = GAME.describe(
+        [
+            "1m",
+            "2m",
+            "3m",
+            "4m",
+            "5m",
+            "6m",
+            "7p",
+            "8p",
+            "9p",
+            "2s",
+            "3s",
+            "4s",
+            "6s",
+            "7s",
+            "8s",
+            "5p",
+            "5p",
+        ]
+    )
+    assert result["win"] is True and result["wait"] == "对子" and result["hu"] == 24
+
+
+def test_describe_rejects_an_unknown_tile_as_a_decode_error():
+    with pytest.raises(DecodeError, match="invalid yuhuan hand"):
+        GAME.describe({"tiles": ["0m"]})
+
+
+def test_a_non_winner_scores_his_concealed_sets_and_honour_pairs_without_base_or_wildcards():
+    c_sets = seat("c", "3z", "46m1111s222p5p3z3z4z7z8p8p")
+    rnd = round_of("a", A, B, c_sets, D, win=win_of("a", "7p"))
+    scores = GAME.describe(rnd)["scores"]["c"]
+    hu = {i["item"]: i["hu"] for i in scores["items"] if "hu" in i}
+    assert hu == {"暗坎一条": 8, "暗坎二筒": 4, "对子西": 2}
+    assert (scores["hu"], scores["tai"], scores["total"]) == (14, 0, 20)
+    with_wild = GAME.describe(rnd, Variant(options={"loser_wild_tai": True}))["scores"]["c"]
+    assert (with_wild["tai"], with_wild["total"]) == (1, 30)  # two 財神 held: one 台
