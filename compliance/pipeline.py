@@ -71,6 +71,7 @@ class Auditor:
     game_classes: dict[str, str]
     default_jurisdiction: str | None = None
     as_of: date | None = None
+    priors: dict[tuple[str, str], tuple[date, ...]] = field(default_factory=dict)
 
     def audit(self, item: Located) -> AuditedSession:
         """Replay, measure and classify one session; LogError if it cannot be replayed."""
@@ -80,6 +81,8 @@ class Auditor:
             raise LogError("a player id appears twice in players")
         game = get_game(s.game)
         summary = tally(game.replay(s), ids)
+        if s.owner and s.owner.fee_basis != "fixed":
+            summary.rake += s.owner.room_fee
         measured: dict[str, PlayerMetrics] = {}
         session_figures = None
         if s.point_value is not None:
@@ -98,10 +101,18 @@ class Auditor:
             game_class=self.game_classes.get(s.game),
             day=s.started_at.date(),
             jurisdiction=fallback,
-            players=tuple(PlayerFacts(p.id, p.jurisdiction, p.kin_group, p.metrics) for p in players),
+            players=tuple(
+                PlayerFacts(
+                    p.id, p.jurisdiction, p.kin_group, p.metrics,
+                    public_servant=src.public_servant, minor=src.minor,
+                    priors=self.priors.get((s.platform, p.id), ()),
+                )
+                for p, src in zip(players, s.players, strict=True)
+            ),
             metrics=session_figures,
             rake=summary.rake,
             organiser_prize=bool(s.tournament and s.prize and s.prize.funded_by == "organiser"),
+            venue=s.venue,
             issues=tuple(summary.issues),
         )
         findings = self.classifier.classify(facts, self.as_of)

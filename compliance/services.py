@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -20,6 +20,7 @@ from compliance import ruledata
 from compliance.domain.classifier import Classifier, ClassifierOptions
 from compliance.domain.findings import Finding
 from compliance.domain.rules import RuleBook
+from compliance.domain.windows import judge_window
 from compliance.domain.ruleset import Resolver
 from compliance.errors import LogError
 from compliance.logs.reader import Reject, split_ranges
@@ -57,6 +58,7 @@ class AuditOptions:
     strict: bool = False
     batch_size: int = 1000
     workers: int = 1
+    window_days: int = 180
     classifier: ClassifierOptions = field(default_factory=ClassifierOptions)
 
 
@@ -72,23 +74,33 @@ class AuditSummary:
     checks: Counter = field(default_factory=Counter)
     reject_list: list[Reject] = field(default_factory=list)
     totals: Totals = field(default_factory=dict)
+    platforms: set[str] = field(default_factory=set)
+    last_day: date | None = None
+    windows: int = 0
 
     def count(self, session: AuditedSession) -> None:
         self.sessions += 1
+        self.platforms.add(session.platform)
+        if self.last_day is None or session.day > self.last_day:
+            self.last_day = session.day
         for f in session.findings:
-            self.kinds[f.kind] += 1
-            tier = getattr(f, "tier", None)
-            if tier:
-                self.tiers[tier] += 1
-            check = getattr(f, "check", None)
-            if check:
-                self.checks[check] += 1
+            self.count_finding(f)
+
+    def count_finding(self, f: Finding) -> None:
+        self.kinds[f.kind] += 1
+        tier = getattr(f, "tier", None)
+        if tier:
+            self.tiers[tier] += 1
+        check = getattr(f, "check", None)
+        if check:
+            self.checks[check] += 1
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "sessions": self.sessions,
             "rejects": self.rejects,
             "players": len(self.totals),
+            "windows": self.windows,
             "findings": dict(self.kinds),
             "tiers": dict(self.tiers),
             "integrity": dict(self.checks),
@@ -151,6 +163,9 @@ def audit(
             if len(batch) >= options.batch_size:
                 _flush(uow, run_id, batch, rejects)
         _flush(uow, run_id, batch, rejects)
+        for finding in judge_windows(uow, book, options, summary):
+            summary.count_finding(finding)
+            on_finding(finding)
         uow.finish_run(run_id, summary.sessions, summary.rejects, summary.as_dict())
         uow.commit()
     return summary
@@ -208,6 +223,26 @@ def _audit_partition(task: tuple[str, int, int | None]) -> tuple[list, Totals]:
     return items, totals
 
 
+def judge_windows(uow, book: RuleBook, options: AuditOptions, summary: AuditSummary):
+    """Window findings for owners, platforms and players, from the stored sessions."""
+    end = options.as_of or summary.last_day
+    if end is None or not summary.platforms or options.window_days <= 0:
+        return []
+    start = end - timedelta(days=options.window_days - 1)
+    classifier = make_auditor(book, options).classifier
+    findings = []
+    for figures in uow.window_figures(summary.platforms, start, end):
+        finding = judge_window(classifier, figures)
+        if finding is None:
+            continue
+        if finding.rule is not None:
+            finding.sessions = uow.sessions_behind(figures)
+        findings.append(finding)
+    uow.store_window_findings(summary.run_id, findings)
+    summary.windows = len(findings)
+    return findings
+
+
 def _flush(uow: UnitOfWork, run_id: int, batch: list, rejects: list) -> None:
     uow.store_sessions(run_id, batch)
     uow.store_rejects(run_id, rejects)
@@ -223,4 +258,5 @@ def _options_record(options: AuditOptions) -> dict[str, Any]:
         "strict": options.strict,
         "win_loss_scope": options.classifier.win_loss_scope,
         "versions": options.classifier.versions,
+        "window_days": options.window_days,
     }

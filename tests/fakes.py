@@ -45,3 +45,12 @@ class FakeUnitOfWork:
 
     def store_rejects(self, run_id, rejects):
         self.rejects.extend(rejects)
+
+    def window_figures(self, platforms, start, end):
+        return []
+
+    def sessions_behind(self, figures):
+        return []
+
+    def store_window_findings(self, run_id, findings):
+        self.window_findings = list(findings)

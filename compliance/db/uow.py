@@ -12,13 +12,14 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, insert, select, tuple_, update
 
-from compliance.db import rulestore
+from compliance.db import rulestore, windows
 from compliance.db.models import (
     AuditRunRow,
     FindingRow,
     PlayerMetricsRow,
     RejectRow,
     SessionRow,
+    WindowFindingRow,
 )
 from compliance.domain.rules import RuleBook
 from compliance.logs.reader import Reject
@@ -116,6 +117,23 @@ class SqlUnitOfWork:
         ]
         if rows:
             self.conn.execute(insert(REJECTS), rows)
+
+    def window_figures(self, platforms: set[str], start: date, end: date):
+        return windows.window_figures(self.conn, platforms, start, end)
+
+    def sessions_behind(self, figures) -> list[str]:
+        return windows.sessions_behind(self.conn, figures)
+
+    def store_window_findings(self, run_id: int, findings: list) -> None:
+        rows = [
+            {"run_id": run_id, "platform": f.platform, "subject": f.subject, "kind": f.kind,
+             "tier": f.tier, "jurisdiction": f.jurisdiction,
+             "window_start": date.fromisoformat(f.window_start),
+             "window_end": date.fromisoformat(f.window_end), "payload": f}
+            for f in findings
+        ]
+        if rows:
+            self.conn.execute(insert(WindowFindingRow.__table__), rows)
 
     def count(self, table) -> int:
         from sqlalchemy import func

@@ -46,6 +46,9 @@ class PlayerFacts:
     jurisdiction: str | None
     kin_group: str | None
     metrics: PlayerMetrics | None
+    public_servant: bool = False
+    minor: bool = False
+    priors: tuple[date, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,7 @@ class SessionFacts:
     metrics: SessionMetrics | None
     rake: int = 0
     organiser_prize: bool = False
+    venue: str = "unknown"
     issues: tuple[Integrity, ...] = ()
 
 
@@ -162,10 +166,34 @@ class Classifier:
         tier = best.tier if best else Tier.BELOW_THRESHOLD
         exemptions, would_be = self._exemptions(facts, player, rules, tier)
         shown = Tier.EXEMPT if exemptions else tier
-        return self._threshold(
+        finding = self._threshold(
             facts, player, where, rules, day, shown, best, best_leaves, values, admitted,
             exemptions, would_be,
         )
+        if shown >= Tier.ADMINISTRATIVE:
+            finding.aggravations = self._aggravations(facts, player, rules, day)
+        return finding
+
+    @staticmethod
+    def _aggravations(facts: SessionFacts, player: PlayerFacts, rules: Ruleset, day: date):
+        """从重: the circumstances of this player and session that the rules name."""
+        present = {facts.venue}
+        if player.public_servant:
+            present.add("public_servant")
+        if player.minor:
+            present.add("minor")
+        out = []
+        for ag in rules.aggravations:
+            if ag.kind == "repeat":
+                recent = [
+                    d for d in player.priors
+                    if d < day and (day - d).days <= (ag.within_days or 0)
+                ]
+                if recent:
+                    out.append(f"{ag.id}: {ag.text} (prior {max(recent).isoformat()}; {ag.article})")
+            elif ag.kind in present:
+                out.append(f"{ag.id}: {ag.text} ({ag.article})")
+        return out
 
     def _values(self, facts, metrics: PlayerMetrics, rules: Ruleset) -> dict[str, Decimal]:
         values = {**metrics.as_dict(), **facts.metrics.as_dict()}
@@ -200,7 +228,7 @@ class Classifier:
 
     def _threshold(
         self, facts, player, where, rules: Ruleset, day, tier, band: Band | None, hit,
-        values, admitted, exemptions, would_be,
+        values, admitted, exemptions, would_be, subject: str | None = None,
     ) -> ThresholdFinding:
         instrument = rules.instruments.get(band.instrument) if band else None
         lead: Comparison | None = hit[0] if hit else None
@@ -217,8 +245,8 @@ class Classifier:
         return ThresholdFinding(
             session_id=facts.session_id,
             platform=facts.platform,
-            subject=f"player:{player.id}",
-            player=player.id,
+            subject=subject or f"player:{player.id}",
+            player=player.id if subject is None or subject.startswith("player:") else None,
             jurisdiction=where.code,
             jurisdiction_name=where.name_zh,
             date=facts.day.isoformat(),

@@ -21,7 +21,7 @@ _encoder = msgspec.json.Encoder(decimal_format="number")
 
 
 class _Finding(msgspec.Struct, tag_field="kind"):
-    session_id: str
+    session_id: str | None
     platform: str
     subject: str
     jurisdiction: str | None
@@ -62,6 +62,12 @@ class ThresholdFinding(_Finding, kw_only=True, tag=THRESHOLD):
     matched: list[str] = []
     exemptions: list[str] = []
     would_be: str | None = None
+    aggravations: list[str] = []
+    window_start: str | None = None
+    window_end: str | None = None
+    session_count: int | None = None
+    sessions: list[str] = []
+    figures: dict[str, Decimal] = {}
     disputed: bool = False
     dispute_note: str | None = None
 

@@ -15,7 +15,15 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from compliance.domain.rules import Band, Exemption, Instrument, Jurisdiction, Penalty, RuleBook
+from compliance.domain.rules import (
+    Aggravation,
+    Band,
+    Exemption,
+    Instrument,
+    Jurisdiction,
+    Penalty,
+    RuleBook,
+)
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
 
@@ -32,6 +40,7 @@ class Ruleset:
     instruments: Mapping[str, Instrument]
     penalties: tuple[Penalty, ...]
     exemptions: tuple[Exemption, ...]
+    aggravations: tuple[Aggravation, ...]
     multipliers: Mapping[str, Decimal]
     wage_chain: tuple[str, ...]
 
@@ -122,6 +131,9 @@ class Resolver:
         exemptions = tuple(
             e for e in self.book.exemptions if e.instrument in live and e.jurisdiction in codes
         )
+        aggravations = tuple(
+            a for a in self.book.aggravations if a.instrument in live and a.jurisdiction in codes
+        )
         multipliers: dict[str, Decimal] = {}
         for level in reversed(chain):
             for m in self.book.multipliers:
@@ -134,6 +146,7 @@ class Resolver:
             instruments=live,
             penalties=penalties,
             exemptions=exemptions,
+            aggravations=aggravations,
             multipliers=multipliers,
             wage_chain=tuple(level.code for level in chain),
         )

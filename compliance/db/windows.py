@@ -1,0 +1,91 @@
+"""累计查询: sums over stored sessions for players, room owners and platforms.
+
+Every stored session is counted once (the natural key makes re-audits
+replace, not add), so a window's sums do not change when logs are audited
+again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from datetime import date
+from decimal import Decimal
+
+from sqlalchemy import Connection, and_, func, select
+
+from compliance.db.models import PlayerMetricsRow, SessionRow
+from compliance.domain.windows import SESSION_IDS_SHOWN, WindowFigures
+
+S = SessionRow.__table__
+P = PlayerMetricsRow.__table__
+CENT = Decimal("0.01")
+
+
+def _money(value) -> Decimal:
+    return Decimal(str(value or 0)).quantize(CENT)
+
+
+def window_figures(
+    conn: Connection, platforms: set[str], start: date, end: date
+) -> list[WindowFigures]:
+    """Owners', platforms' and players' sums over [start, end] on these platforms."""
+    in_window = and_(S.c.platform.in_(sorted(platforms)), S.c.day.between(start, end))
+    joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
+    out: list[WindowFigures] = []
+    for kind, keys in (("owner", (S.c.platform, S.c.owner_id)), ("platform", (S.c.platform,))):
+        where = in_window if kind == "platform" else and_(in_window, S.c.owner_id.is_not(None))
+        sums = conn.execute(
+            select(*keys, func.count(), func.sum(S.c.rake), func.sum(S.c.scene_capital))
+            .where(where).group_by(*keys)
+        ).all()
+        people = dict(
+            (tuple(r[:-1]), r[-1])
+            for r in conn.execute(
+                select(*keys, func.count(func.distinct(P.c.player_id)))
+                .select_from(joined).where(where).group_by(*keys)
+            )
+        )
+        places: dict[tuple, Counter] = defaultdict(Counter)
+        for *key, place, n in conn.execute(
+            select(*keys, S.c.jurisdiction, func.count()).where(where)
+            .group_by(*keys, S.c.jurisdiction)
+        ):
+            if place:
+                places[tuple(key)][place] += n
+        for *key, count, rake, capital in sums:
+            key = tuple(key)
+            common = places[key].most_common(1)
+            out.append(WindowFigures(
+                kind=kind, id=key[-1], platform=key[0],
+                jurisdiction=common[0][0] if common else None, start=start, end=end,
+                sessions=count, capital=_money(capital), rake=_money(rake),
+                participants=people.get(key, 0),
+            ))
+    for platform, player, count, net, capital, place in conn.execute(
+        select(P.c.platform, P.c.player_id, func.count(), func.sum(P.c.net), func.sum(P.c.capital),
+               func.max(P.c.jurisdiction))
+        .select_from(joined).where(in_window).group_by(P.c.platform, P.c.player_id)
+    ):
+        out.append(WindowFigures(
+            kind="player", id=player, platform=platform, jurisdiction=place, start=start, end=end,
+            sessions=count, capital=_money(capital), net=_money(net),
+        ))
+    return out
+
+
+def sessions_behind(conn: Connection, w: WindowFigures) -> list[str]:
+    """The sessions that made a window's sums, largest capital first."""
+    where = and_(S.c.platform == w.platform, S.c.day.between(w.start, w.end))
+    if w.kind == "owner":
+        query = select(S.c.session_id).where(where, S.c.owner_id == w.id)
+    elif w.kind == "platform":
+        query = select(S.c.session_id).where(where)
+    else:
+        query = (
+            select(S.c.session_id)
+            .select_from(P.join(S, and_(P.c.platform == S.c.platform,
+                                        P.c.session_id == S.c.session_id)))
+            .where(where, P.c.player_id == w.id)
+        )
+    query = query.order_by(S.c.scene_capital.desc(), S.c.session_id).limit(SESSION_IDS_SHOWN)
+    return list(conn.execute(query).scalars())
