@@ -174,19 +174,9 @@ def replay_hands(
     for index, hand in enumerate(hands, 1):
         seats = seats_of(index, hand, players)
         level = match.level
-        issues: list[Integrity] = []
-
-        def flag(
-            detail: str, who: tuple[str, ...] = (), index: int = index, issues: list = issues
-        ) -> None:
-            issues.append(
-                Integrity(
-                    round=index, check=ILLEGAL_ACTION, detail=f"hand {index}: {detail}", players=who
-                )
-            )
-
+        problems: list[str] = []
         if hand.level is not None and hand.level != level:
-            flag(f"played at level {hand.level}, the levels give {level}")
+            problems.append(f"played at level {hand.level}, the levels give {level}")
         dealt = {p: Counter(hand.deal[p]) for p in seats}
         tribute = check_tribute(
             hand.tribute,
@@ -197,17 +187,16 @@ def replay_hands(
             options.return_max,
             options.resist_jokers,
         )
-        for problem in tribute.problems:
-            flag(problem)
+        problems += tribute.problems
         order = list(hand.finish)
         if hand.plays and (match.previous is None or tribute.leader is not None):
             outcome = play_out(hand.plays, tribute.hands, seats, tribute.leader, level)
             if outcome.problem:
-                flag(outcome.problem)
+                problems.append(outcome.problem)
             elif outcome.order is not None and _places(outcome.order, seats) != _places(
                 order, seats
             ):
-                flag(
+                problems.append(
                     f"finishing order logged {', '.join(order)}, "
                     f"the plays give {', '.join(outcome.order)}"
                 )
@@ -216,6 +205,7 @@ def replay_hands(
         amount = gain * options.stake_per_level + (options.stake_per_game if passed else 0)
         deltas = {p: amount if team(seats, p) == winner else -amount for p in seats}
         stakes = {p: options.stake_per_level + options.stake_per_game for p in seats}
+        issues = [Integrity(index, ILLEGAL_ACTION, f"hand {index}: {text}") for text in problems]
         mismatch = compare_claims(index, deltas, hand.claimed)
         if mismatch:
             issues.append(mismatch)

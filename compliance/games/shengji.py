@@ -197,6 +197,28 @@ def seats_of(index: int, hand: ShengjiHand, session_players: list[str]) -> list[
     return [p for p in session_players if p in seated]
 
 
+def hand_points(
+    hand: ShengjiHand, seats: list[str], trumps: tricks.Trumps, options: ShengjiOptions
+) -> tuple[int | None, list[tuple[str, str]]]:
+    """The attackers' points (None if they cannot be known) and the breaches, as (check, text)."""
+    held = {p: Counter(hand.deal[p]) for p in seats}
+    held[hand.declarer] += Counter(hand.kitty)
+    short = Counter(hand.buried) - held[hand.declarer]
+    if short:
+        buried = " ".join(sorted(short.elements()))
+        return hand.points, [(ILLEGAL_ACTION, f"{hand.declarer} buries {buried} not held")]
+    if not hand.tricks:
+        return hand.points, []
+    held[hand.declarer] -= Counter(hand.buried)
+    played = play_tricks(hand, held, seats, trumps, options)
+    if played.problem:
+        return hand.points, [(ILLEGAL_ACTION, played.problem)]
+    if hand.points is not None and hand.points != played.points:
+        text = f"attackers' points logged {hand.points}, the tricks give {played.points}"
+        return played.points, [(SETTLEMENT_MISMATCH, text)]
+    return played.points, []
+
+
 def replay_hands(
     hands: list[ShengjiHand], players: list[str], options: ShengjiOptions
 ) -> Iterator[RoundResult]:
@@ -207,55 +229,24 @@ def replay_hands(
         seats = seats_of(index, hand, players)
         team = seats.index(hand.declarer) % 2
         issues: list[Integrity] = []
-
-        def flag(
-            check: str, detail: str, who: tuple = (), index: int = index, issues: list = issues
-        ) -> None:
-            issues.append(
-                Integrity(round=index, check=check, detail=f"hand {index}: {detail}", players=who)
-            )
-
         if holding is not None and team != holding:
-            flag(
-                WRONG_BANKER,
-                f"declarer {hand.declarer} is on the attacking side; "
-                "the last hand left the bank with the other team",
-                (hand.declarer,),
+            detail = (
+                f"hand {index}: declarer {hand.declarer} is on the attacking side; "
+                "the last hand left the bank with the other team"
             )
-        holding = team
+            issues.append(Integrity(index, WRONG_BANKER, detail, players=(hand.declarer,)))
         if resync and hand.level is not None:
             levels[team], resync = LEVELS.index(hand.level), False
         level = LEVELS[levels[team]]
+        problems: list[tuple[str, str]] = []
         if hand.level is not None and hand.level != level:
-            flag(ILLEGAL_ACTION, f"played at level {hand.level}, the levels give {level}")
-        trumps = tricks.Trumps(level, None if hand.trump == "NT" else hand.trump)
-        held = {p: Counter(hand.deal[p]) for p in seats}
-        held[hand.declarer] += Counter(hand.kitty)
-        short = Counter(hand.buried) - held[hand.declarer]
-        points: int | None
-        if short:
-            flag(
-                ILLEGAL_ACTION,
-                f"{hand.declarer} buries {' '.join(sorted(short.elements()))} not held",
+            problems.append(
+                (ILLEGAL_ACTION, f"played at level {hand.level}, the levels give {level}")
             )
-            points = hand.points
-        elif not hand.tricks:
-            points = hand.points
-        else:
-            held[hand.declarer] -= Counter(hand.buried)
-            played = play_tricks(hand, held, seats, trumps, options)
-            if played.problem:
-                flag(ILLEGAL_ACTION, played.problem)
-            points = played.points if played.points is not None else hand.points
-            if (
-                played.points is not None
-                and hand.points is not None
-                and hand.points != played.points
-            ):
-                flag(
-                    SETTLEMENT_MISMATCH,
-                    f"attackers' points logged {hand.points}, the tricks give {played.points}",
-                )
+        trumps = tricks.Trumps(level, None if hand.trump == "NT" else hand.trump)
+        points, breaches = hand_points(hand, seats, trumps, options)
+        problems += breaches
+        issues += [Integrity(index, check, f"hand {index}: {text}") for check, text in problems]
         if points is None:  # the result cannot be known: take the claim, resync on the next level
             deltas = dict(hand.claimed)
             holding, resync = None, True
