@@ -109,13 +109,18 @@ def deal_round(rng: random.Random, seating: list[str]) -> YuhuanRound:
             flowers[rng.randrange(4)].append(tile)
     if len(hands[0]) == 17:
         live.append(hands[0].pop(rng.randrange(17)))
-    if rng.random() >= WIN_RATE:
-        return _round(seating, hands, flowers, [[] for _ in range(4)], wildcard, 16, None)
-    winner = rng.randrange(4)
+    winner = rng.randrange(4) if rng.random() < WIN_RATE else None
+    all_melds: list[list[YuhuanMeld]] = [[] for _ in range(4)]
+    for seat in range(4):
+        if seat != winner:
+            all_melds[seat] = _declare_sets(
+                rng, hands[seat], flowers[seat], live, wildcard, seat, seating
+            )
+    if winner is None:
+        return _round(seating, hands, flowers, all_melds, wildcard, 16, None)
     pool = counts_of(live + hands[winner])
     tiles, melds = _build_win(rng, pool, hands[winner], wildcard, flower, winner, seating)
     hands[winner] = tiles
-    all_melds: list[list[YuhuanMeld]] = [[] for _ in range(4)]
     all_melds[winner] = melds
     win_tile = rng.choice(tiles)
     others = [p for i, p in enumerate(seating) if i != winner]
@@ -128,9 +133,8 @@ def deal_round(rng: random.Random, seating: list[str]) -> YuhuanRound:
         kong_flower=from_ is None and has_kong and rng.random() < 0.2,
         robbed_kong=from_ is not None and rng.random() < 0.03,
     )
-    held = (
-        sum(len(h) for h in hands) + sum(len(f) for f in flowers) + sum(len(m.tiles) for m in melds)
-    )
+    held = sum(len(h) for h in hands) + sum(len(f) for f in flowers)
+    held += sum(len(m.tiles) for ms in all_melds for m in ms)
     tiles_left = rng.randint(16, max(16, 135 - held - 24))
     return _round(seating, hands, flowers, all_melds, wildcard, tiles_left, win)
 
@@ -214,3 +218,43 @@ def _claimed(rng, meld: list[int], seat: int, seating: list[str]) -> YuhuanMeld:
         return YuhuanMeld(type="pung", tiles=tiles, from_=giver)
     kind = rng.choice(("kong", "added_kong", "concealed_kong"))
     return YuhuanMeld(type=kind, tiles=tiles, from_=None if kind == "concealed_kong" else giver)
+
+
+def _declare_sets(
+    rng, hand: list[int], flowers: list[int], live: list[int], wildcard, seat, seating
+) -> list[YuhuanMeld]:
+    """A non-winner's 碰 and 杠: a pair or three completed from the wall (a claimed
+    discard), or three or four laid down, with a replacement for each kong and
+    a discard for each claim so that the hand stays sixteen."""
+    melds: list[YuhuanMeld] = []
+    for tile in sorted(set(hand)):
+        n = hand.count(tile)
+        if tile == wildcard or n < 2 or rng.random() >= 0.3:
+            continue
+        claim = n < 4 and tile in live and rng.random() < 0.6
+        size = n + 1 if claim else n
+        if size < 3:
+            continue
+        for _ in range(n):
+            hand.remove(tile)
+        if claim:
+            live.remove(tile)
+        tiles = [TILES[tile]] * size
+        giver = seating[(seat + rng.randint(1, 3)) % 4]
+        if size == 3:
+            melds.append(YuhuanMeld(type="pung", tiles=tiles, from_=giver))
+        elif claim:
+            melds.append(
+                YuhuanMeld(type=rng.choice(("kong", "added_kong")), tiles=tiles, from_=giver)
+            )
+        else:
+            melds.append(YuhuanMeld(type="concealed_kong", tiles=tiles))
+        if size == 4:
+            drawn = live.pop()
+            while drawn == flower_kind(wildcard):
+                flowers.append(drawn)
+                drawn = live.pop()
+            hand.append(drawn)
+        if claim:
+            hand.pop(rng.randrange(len(hand)))
+    return melds
