@@ -1,0 +1,170 @@
+"""规则比较: what changed between two rule books, row by row and field by field.
+
+Two versions of the data (a folder, a file, the database) are compared by row
+key; two dates are compared as the rows in force on each (an instrument that
+comes into force brings its bands in as "added"). Field values are shown in
+words, conditions as comparisons (≥ 以上, ≤ 以下, < 不满, > 超过).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from enum import Enum
+from typing import Any
+
+from compliance.domain.rulecheck import in_force
+from compliance.domain.rules import Clause, Comparison, Condition, RuleBook
+
+COMPOSITE_KEYS = {"wages": ("city", "year"), "multipliers": ("jurisdiction", "game_class")}
+IGNORED = {"seq"}
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """一处变更: a row added, removed or changed, with the fields that differ."""
+
+    kind: str
+    table: str
+    key: str
+    fields: tuple[tuple[str, str, str], ...] = ()
+
+    def lines(self) -> list[str]:
+        sign = {"added": "+", "removed": "-", "changed": "~"}[self.kind]
+        out = [f"{sign} {self.table} {self.key}"]
+        out += [f"    {name}: {before or '—'} → {after or '—'}" for name, before, after in self.fields]
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "table": self.table, "key": self.key,
+            "fields": [{"field": n, "before": b, "after": a} for n, b, a in self.fields],
+        }
+
+
+def condition_words(clause: Clause | None) -> str:
+    """A condition as one line: `single_stake ≥ 20 and ≤ 50 or session_win_loss ≥ 2000`."""
+    if clause is None:
+        return "always (no condition)"
+    if isinstance(clause, Comparison):
+        return clause.describe()
+    joined = f" {'and' if clause.mode == 'all' else 'or'} ".join(
+        condition_words(p) if isinstance(p, Comparison) else f"({condition_words(p)})"
+        for p in clause.parts
+    )
+    return joined
+
+
+def words(value: Any) -> str:
+    """One field value as text, the same whatever store it came from."""
+    if value is None:
+        return ""
+    if isinstance(value, Enum):
+        return value.name.lower()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, (Comparison, Condition)):
+        return condition_words(value)
+    if isinstance(value, frozenset):
+        return ", ".join(sorted(words(v) for v in value))
+    if isinstance(value, (tuple, list)):
+        return ", ".join(words(v) for v in value)
+    return str(value)
+
+
+def row_key(table: str, row: Any) -> str:
+    if table in COMPOSITE_KEYS:
+        return " ".join(str(getattr(row, f)) for f in COMPOSITE_KEYS[table])
+    for name in ("id", "code"):
+        if hasattr(row, name):
+            return str(getattr(row, name))
+    return repr(row)
+
+
+def rows_of(book: RuleBook) -> dict[str, dict[str, dict[str, str]]]:
+    """Every row of the book as {table: {key: {field: text}}}."""
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for f in dataclasses.fields(book):
+        value = getattr(book, f.name)
+        items = value.values() if isinstance(value, dict) else value
+        table: dict[str, dict[str, str]] = {}
+        if f.name == "game_classes":
+            table = {code: {"name_zh": name} for code, name in value.items()}
+        else:
+            for row in items:
+                table[row_key(f.name, row)] = {
+                    g.name: words(getattr(row, g.name))
+                    for g in dataclasses.fields(row) if g.name not in IGNORED
+                }
+        out[f.name] = table
+    return out
+
+
+def _jurisdiction_of(book: RuleBook, table: str, row: dict[str, str]) -> str | None:
+    if table == "jurisdictions":
+        return row.get("code")
+    if "jurisdiction" in row:
+        return row["jurisdiction"]
+    if "instrument" in row and row["instrument"] in book.instruments:
+        return book.instruments[row["instrument"]].jurisdiction
+    return row.get("city")
+
+
+def diff_books(old: RuleBook, new: RuleBook, jurisdiction: str | None = None) -> list[Change]:
+    """Rows added, removed and changed from `old` to `new`, optionally of one jurisdiction."""
+    before, after = rows_of(old), rows_of(new)
+    changes: list[Change] = []
+    for table in before:
+        a, b = before[table], after.get(table, {})
+        for key in sorted(a.keys() | b.keys()):
+            ra, rb = a.get(key), b.get(key)
+            if jurisdiction is not None:
+                book, row = (new, rb) if rb is not None else (old, ra)
+                if _jurisdiction_of(book, table, row) != jurisdiction:
+                    continue
+            if ra is None:
+                changes.append(Change("added", table, key, _fields({}, rb)))
+            elif rb is None:
+                changes.append(Change("removed", table, key))
+            elif ra != rb:
+                changes.append(Change("changed", table, key, _fields(ra, rb)))
+    return changes
+
+
+def _fields(a: dict[str, str], b: dict[str, str]) -> tuple[tuple[str, str, str], ...]:
+    if not a:
+        return tuple((n, "", v) for n, v in b.items() if n in ("tier", "condition", "title"))
+    return tuple((n, a.get(n, ""), b.get(n, "")) for n in b if a.get(n, "") != b.get(n, ""))
+
+
+def book_on(book: RuleBook, day: date) -> RuleBook:
+    """The part of the book in force on `day`: default versions, their bands and penalties."""
+    live = in_force(book, day)
+    return dataclasses.replace(
+        book,
+        instruments={k: v for k, v in book.instruments.items() if k in live},
+        bands=[b for b in book.bands if b.instrument in live],
+        penalties=[p for p in book.penalties if p.instrument in live],
+        exemptions=[e for e in book.exemptions if e.instrument in live],
+        aggravations=[a for a in book.aggravations if a.instrument in live],
+    )
+
+
+def diff_dates(book: RuleBook, first: date, second: date,
+               jurisdiction: str | None = None) -> list[Change]:
+    """What comes into and goes out of force between two dates."""
+    return diff_books(book_on(book, first), book_on(book, second), jurisdiction)
+
+
+def summarise(changes: Iterable[Change]) -> str:
+    counts = {"added": 0, "removed": 0, "changed": 0}
+    for c in changes:
+        counts[c.kind] += 1
+    return ", ".join(f"{n} {k}" for k, n in counts.items())
