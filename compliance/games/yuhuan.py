@@ -92,6 +92,8 @@ def settle_round(
         win.player not in seat or (win.from_ is not None and win.from_ not in seat)
     ):
         raise DealError(f"{where}: the win names a player not at the table")
+    if win is not None and win.from_ == win.player:
+        raise DealError(f"{where}: {win.player} cannot win on his own discard")
     check_tile_supply(rnd, o, where)
     out = RoundOutcome({p: 0 for p in players}, {})
     contexts = {}
@@ -210,7 +212,7 @@ def explain(out: RoundOutcome) -> str:
         parts.append(f"{p} {role} {s.total} = {s.hu} 胡 [{hu_items}] × 2^{s.tai} 台 [{tai_items}]")
     if out.chengbao:
         parts.append(f"承包: {out.chengbao} pays the winner's whole share")
-    return "; ".join(parts) or "黄庄: all zero"
+    return "; ".join(parts) or "no win: all zero"
 
 
 class Yuhuan:

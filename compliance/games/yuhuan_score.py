@@ -17,7 +17,6 @@ from compliance.games.yuhuan_win import CHOW, CONCEALED_KONG, KONG, PAIR, PUNG, 
 SIDE, KANDANG, KAOBI, SINGLE, SHANPON = range(5)
 WAIT_NAMES = ("两面", "坎档", "靠壁", "对子", "对倒")
 HARD_WAITS = (KANDANG, KAOBI, SINGLE)
-MELD_NAMES = {CHOW: "顺", PUNG: "刻", KONG: "明杠", CONCEALED_KONG: "暗杠", PAIR: "对子"}
 SET_NAMES_EN = {
     "明刻": "exposed pung",
     "暗坎": "concealed pung",
@@ -28,7 +27,7 @@ SET_NAMES_EN = {
 
 @dataclass(slots=True)
 class HandContext:
-    """What scoring needs beyond the tiles: seat, 杠花, how the hand was won."""
+    """手牌: the concealed tiles, melds, seat and 杠花, and how the hand was won."""
 
     counts: list[int]  # concealed tiles by kind, 財神 taken out
     wildcards: int  # 財神 held in the concealed hand
@@ -45,7 +44,7 @@ class HandContext:
 
 @dataclass(slots=True)
 class Scoring:
-    """One hand's score: the chosen melds, the wait, and every item."""
+    """算分: one hand's score, the melds it was read as, the wait, every item."""
 
     total: int
     hu: int
@@ -72,6 +71,7 @@ def _item(
 
 
 def meld_tiles(meld: Meld) -> list[int]:
+    """副: the tiles a meld stands for, 財神 read as what they replace."""
     kind, tile, _, _ = meld
     if kind == CHOW:
         return [tile, tile + 1, tile + 2]

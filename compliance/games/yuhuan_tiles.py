@@ -31,21 +31,9 @@ SUIT_NAMES = ("万", "筒", "条", "字")
 HONOUR_NAMES = ("东", "南", "西", "北", "白", "发", "中")
 
 
-def tile_index(tile: str) -> int:
-    return INDEX[tile]
-
-
-def tile_name(index: int) -> str:
-    return TILES[index]
-
-
 def suit_of(index: int) -> int:
     """0 万, 1 筒, 2 条, 3 字."""
     return index // 9
-
-
-def is_honour(index: int) -> bool:
-    return index >= HONOURS
 
 
 def is_major(index: int) -> bool:

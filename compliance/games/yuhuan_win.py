@@ -142,7 +142,7 @@ def _chows(key, rank, start, off, extend, pair) -> None:
         extend((CHOW, off + start, mask, False), rest, bin(mask).count("1"), pair)
 
 
-def free_melds(suits: Sequence[int], seat: int, flower: int) -> list[Meld]:
+def free_melds(suits: Sequence[int], flower: int) -> list[Meld]:
     """Melds made of three 財神 alone: the kinds that can score best.
 
     A 中 or 发 pung and the winds (seat wind, 四风) for the honour items, a
@@ -200,7 +200,7 @@ def decompositions(
 
 
 def _free_groups(suits, seat, flower, with_pair: bool, n_melds: int) -> list[tuple[Meld, ...]]:
-    groups = list(combinations_with_replacement(free_melds(suits, seat, flower), n_melds))
+    groups = list(combinations_with_replacement(free_melds(suits, flower), n_melds))
     if with_pair:
         groups = [(p, *g) for p in free_pairs(suits, seat) for g in groups]
     return groups
