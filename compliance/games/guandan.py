@@ -63,6 +63,7 @@ class GuandanHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=F
     finish: list[str]
     claimed: dict[str, int]
     level: Level | None = None
+    stake: Amount | None = None
     tribute: list[GuandanTribute] = []
     plays: list[GuandanPlay] = []
 
@@ -202,9 +203,10 @@ def replay_hands(
                 )
                 order = outcome.order
         winner, gain, passed = match.settle(seats, order)
-        amount = gain * options.stake_per_level + (options.stake_per_game if passed else 0)
+        per_level = options.stake_per_level if hand.stake is None else hand.stake
+        amount = gain * per_level + (options.stake_per_game if passed else 0)
         deltas = {p: amount if team(seats, p) == winner else -amount for p in seats}
-        stakes = {p: options.stake_per_level + options.stake_per_game for p in seats}
+        stakes = {p: per_level + options.stake_per_game for p in seats}
         issues = [Integrity(index, ILLEGAL_ACTION, f"hand {index}: {text}") for text in problems]
         mismatch = compare_claims(index, deltas, hand.claimed)
         if mismatch:

@@ -60,6 +60,7 @@ class ShengjiHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=F
     claimed: dict[str, int]
     tricks: list[list[ShengjiPlay]] = []
     level: Level | None = None
+    stake: Amount | None = None
     points: int | None = None
 
 
@@ -228,6 +229,7 @@ def replay_hands(
     for index, hand in enumerate(hands, 1):
         seats = seats_of(index, hand, players)
         team = seats.index(hand.declarer) % 2
+        per_level = options.stake_per_level if hand.stake is None else hand.stake
         issues: list[Integrity] = []
         if holding is not None and team != holding:
             detail = (
@@ -253,14 +255,14 @@ def replay_hands(
         else:
             side, gain = level_change(points, options.step)
             gainer = team if side == "holders" else 1 - team
-            amount = gain * options.stake_per_level
+            amount = gain * per_level
             deltas = {p: amount if seats.index(p) % 2 == gainer else -amount for p in seats}
             levels[gainer] = min(levels[gainer] + gain, len(LEVELS) - 1)
             holding = gainer
             mismatch = compare_claims(index, deltas, hand.claimed)
             if mismatch:
                 issues.append(mismatch)
-        stakes = {p: options.stake_per_level for p in seats}
+        stakes = {p: per_level for p in seats}
         yield RoundResult(index, deltas, stakes, hand.declarer, 0, 0, issues)
 
 

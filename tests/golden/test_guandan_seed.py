@@ -274,6 +274,6 @@ def _give(deal: dict[str, list[str]], player: str, *cards: str) -> None:
 def test_the_round_record_example_of_the_docs_audits_clean():
     text = (Path(__file__).parents[2] / "docs/games/guandan.md").read_text(encoding="utf-8")
     example = text.split("## Round record", 1)[1].split("```json", 1)[1].split("```", 1)[0]
-    results = list(GAME.replay(session_of("guandan", json.loads(example), stake_per_level=10)))
+    results = list(GAME.replay(session_of("guandan", json.loads(example))))
     assert [r.issues for r in results] == [[], []]
     assert [r.deltas["a"] for r in results] == [30, -20]

@@ -139,3 +139,9 @@ def test_describe_is_json_ready():
     )
     assert json.loads(json.dumps(described))["beats"] is True
     assert described["wildcard"] == "H5" and described["combination"] == "bomb"
+
+
+def test_a_hand_may_carry_its_own_stake_per_level():
+    record = guandan_hand(1, "abcd", money(("a", "c"), 40), stake=20)
+    (result,) = GAME.replay(session_of("guandan", [record], stake_per_level=5))
+    assert result.issues == [] and result.stakes == {p: 20 for p in SEATS}
