@@ -194,7 +194,9 @@ def check_tribute(
             broken = True
             continue
         best = combos.highest_value(hands[payer].elements(), level)
-        if combos.value(rank_of(t.card), level) < best:
+        if t.card == combos.wildcard(level):
+            problems.append(f"{payer} pays the 逢人配 card {t.card}, which the tribute excludes")
+        elif combos.value(rank_of(t.card), level) < best:
             problems.append(
                 f"{payer} pays {t.card} but keeps a higher card ({combos.rank_name(best, level)}):"
                 " 进贡 must be the highest card"

@@ -198,6 +198,17 @@ def test_a_tribute_that_keeps_a_higher_card_is_flagged():
     assert "keeps a higher card" in issue.detail and issue.round == 2
 
 
+def test_the_wildcard_is_not_paid_as_tribute():
+    h2 = guandan_hand(2, "acbd", money(("a", "c"), 30), level="4")
+    _give(h2["deal"], "d", "H4")
+    paid = tribute(h2["deal"], "d", "a", "4")
+    paid["card"] = "H4"
+    h2["tribute"] = [paid]
+    rounds = [guandan_hand(1, "abcd", money(("a", "c"), 20)), h2]
+    results = list(GAME.replay(session_of("guandan", rounds, stake_per_level=10)))
+    assert any("逢人配" in i.detail for i in results[1].issues)
+
+
 def test_a_payer_holding_both_big_jokers_resists_the_tribute():
     h2 = guandan_hand(2, "acbd", money(("a", "c"), 3), level="4")
     _give(h2["deal"], "d", "RJ", "RJ")
