@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 
 import pytest
 
 from compliance.errors import DealError
 from compliance.games import get_game
+from compliance.games import shengji_tricks as tricks
 from compliance.games.shengji import GAME, ROUND_TYPE
 from tests.builders_guandan import SEATS, session_of, shengji_scripted
 
@@ -111,3 +113,40 @@ def test_describe_counts_points_and_trumps():
 def test_describe_rejects_a_bad_trump():
     with pytest.raises(DealError):
         GAME.describe({"cards": ["S3"], "trump": "X"})
+
+
+@pytest.mark.parametrize(
+    ("throw", "others", "legal"),
+    [
+        pytest.param("SA SK", ["S3 S4"], True, id="two singles nobody can beat"),
+        pytest.param("SA SK", ["SA S4"], False, id="another A beats the thrown K"),
+        pytest.param("SA SA S9", ["S3 S10"], False, id="a 10 beats the thrown 9"),
+        pytest.param(
+            "SA SA S9", ["S3 S4", "SK SK"], False, id="a pair of K cannot beat AA but K beats 9"
+        ),
+        pytest.param("SK SK S9", ["SA S3"], False, id="an A beats the thrown single 9"),
+        pytest.param("SQ SQ SA", ["SK SK"], False, id="a pair of K beats the thrown pair of Q"),
+    ],
+)
+def test_a_throw_must_be_unbeatable_unit_by_unit(throw, others, legal):
+    trumps = tricks.Trumps("2", "H")
+    lead = tricks.shape(throw.split(), trumps)
+    hands = [Counter(h.split()) for h in others]
+    assert (tricks.throw_problem(lead, throw.split(), hands, trumps) is None) is legal
+
+
+@pytest.mark.parametrize(
+    ("plays", "winner"),
+    [
+        pytest.param(
+            ["SA SK", "H3 H4", "S3 S4", "S5 S6"], 1, id="a trump ruff of two singles takes a throw"
+        ),
+        pytest.param(
+            ["SA SK", "H3 H3", "S3 S4", "S5 S6"], 0, id="a trump pair does not match two singles"
+        ),
+        pytest.param(["SA SK", "S3 S4", "SA SQ", "S5 S6"], 0, id="the suit cannot beat a throw"),
+    ],
+)
+def test_only_a_matching_trump_ruff_beats_a_throw(plays, winner):
+    trumps = tricks.Trumps("2", "H")
+    assert tricks.trick_winner([(str(i), p.split()) for i, p in enumerate(plays)], trumps) == winner
