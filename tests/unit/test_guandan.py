@@ -145,3 +145,12 @@ def test_a_hand_may_carry_its_own_stake_per_level():
     record = guandan_hand(1, "abcd", money(("a", "c"), 40), stake=20)
     (result,) = GAME.replay(session_of("guandan", [record], stake_per_level=5))
     assert result.issues == [] and result.stakes == {p: 20 for p in SEATS}
+
+
+def test_a_long_simulated_match_passes_a_and_starts_a_new_game_cleanly():
+    sim = GAME.simulate(random.Random(0), SEATS, 30, 1, 0.0)
+    levels = [r["level"] for r in sim.rounds]
+    passes = {i for i in range(1, 30) if levels[i - 1] == "A" and levels[i] == "2"}
+    assert passes and all(r.issues == [] for r in GAME.replay(session_of("guandan", sim.rounds)))
+    with_game_stake = GAME.replay(session_of("guandan", sim.rounds, stake_per_game=50))
+    assert {r.index for r in with_game_stake if r.issues} == passes
