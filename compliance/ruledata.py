@@ -163,6 +163,7 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
                 confidence=_confidence(row, where, default="M"),
                 note=row.get("note", ""),
                 seq=seq,
+                offence=row.get("offence"),
             )
         )
     for row in doc.get("penalty", []):
@@ -177,6 +178,7 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
                 detention_days_max=row.get("detention_days_max"),
                 fine_min=row.get("fine_min"),
                 fine_max=row.get("fine_max"),
+                offence=row.get("offence"),
             )
         )
     for row in doc.get("exemption", []):

@@ -86,6 +86,7 @@ class BandRow(Base):
     confidence: Mapped[str] = mapped_column(String(1))
     note: Mapped[str] = mapped_column(Text, default="")
     seq: Mapped[int] = mapped_column(Integer, default=0)
+    offence: Mapped[str | None] = mapped_column(String(32))
 
 
 class PenaltyRow(Base):
@@ -98,6 +99,7 @@ class PenaltyRow(Base):
     detention_days_max: Mapped[int | None] = mapped_column(Integer)
     fine_min: Mapped[int | None] = mapped_column(Integer)
     fine_max: Mapped[int | None] = mapped_column(Integer)
+    offence: Mapped[str | None] = mapped_column(String(32))
 
 
 class ExemptionRow(Base):

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, and_, bindparam, func, insert, select, update
 
+from compliance.db import trail
 from compliance.db.models import (
     AggravationRow,
     BandRow,
@@ -38,6 +39,8 @@ from compliance.domain.rules import (
 )
 from compliance.domain.tiers import Tier
 
+RULE_ROWS = (GameClassRow, GameTypeRow, JurisdictionRow, InstrumentRow, BandRow, PenaltyRow,
+             ExemptionRow, AggravationRow, WageRow, MultiplierRow)
 LEVEL_ORDER = {"national": 0, "province": 1, "city": 2, "district": 3}
 
 
@@ -66,8 +69,14 @@ def upsert(conn: Connection, table: Table, rows: Iterable[dict[str, Any]]) -> tu
     return len(fresh), len(stale)
 
 
-def save_book(conn: Connection, book: RuleBook) -> dict[str, tuple[int, int]]:
-    """Write every row of the book; returns (inserted, updated) per table."""
+def save_book(
+    conn: Connection, book: RuleBook, actor: str | None = None, reason: str = ""
+) -> dict[str, tuple[int, int]]:
+    """Write every row of the book; returns (inserted, updated) per table.
+
+    Every row added or changed gets an entry in the change trail (who: `actor`
+    or $USER; why: `reason`); nothing changed, no entry.
+    """
     jurisdictions = sorted(book.jurisdictions.values(), key=lambda j: LEVEL_ORDER.get(j.level, 9))
     plan = [
         (GameClassRow, [{"code": c, "name_zh": n} for c, n in book.game_classes.items()]),
@@ -93,13 +102,14 @@ def save_book(conn: Connection, book: RuleBook) -> dict[str, tuple[int, int]]:
              "tier": b.tier.code, "subject": b.subject,
              "condition": b.condition.to_dict() if b.condition else None,
              "game_classes": sorted(b.game_classes), "role": b.role, "article": b.article,
-             "penalty": b.penalty, "confidence": b.confidence, "note": b.note, "seq": b.seq}
+             "penalty": b.penalty, "confidence": b.confidence, "note": b.note, "seq": b.seq,
+             "offence": b.offence}
             for b in book.bands
         ]),
         (PenaltyRow, [
             {"id": p.id, "instrument_id": p.instrument, "tiers": [t.code for t in p.tiers],
              "article": p.article, "text": p.text, "detention_days_max": p.detention_days_max,
-             "fine_min": p.fine_min, "fine_max": p.fine_max}
+             "fine_min": p.fine_min, "fine_max": p.fine_max, "offence": p.offence}
             for p in book.penalties
         ]),
         (ExemptionRow, [
@@ -124,7 +134,13 @@ def save_book(conn: Connection, book: RuleBook) -> dict[str, tuple[int, int]]:
             for m in book.multipliers
         ]),
     ]
-    return {row.__tablename__: upsert(conn, row.__table__, rows) for row, rows in plan}
+    with trail.recording(conn, [row.__table__ for row in RULE_ROWS], actor, reason):
+        return {row.__tablename__: upsert(conn, row.__table__, rows) for row, rows in plan}
+
+
+def verify_trail(conn: Connection) -> trail.Verdict:
+    """The change trail's chain, and the rule tables against the state it gives."""
+    return trail.verify(conn, [row.__table__ for row in RULE_ROWS])
 
 
 def has_rules(conn: Connection) -> bool:
@@ -158,14 +174,14 @@ def load_book(conn: Connection) -> RuleBook:
             condition=parse_condition(r["condition"], r["id"]) if r["condition"] else None,
             game_classes=frozenset(r["game_classes"] or ()), role=r["role"],
             article=r["article"], penalty=r["penalty"], confidence=r["confidence"],
-            note=r["note"], seq=r["seq"],
+            note=r["note"], seq=r["seq"], offence=r["offence"],
         ))
     for r in conn.execute(select(PenaltyRow.__table__)).mappings():
         book.penalties.append(Penalty(
             id=r["id"], instrument=r["instrument_id"],
             tiers=tuple(Tier.parse(t) for t in r["tiers"]), article=r["article"], text=r["text"],
             detention_days_max=r["detention_days_max"], fine_min=r["fine_min"],
-            fine_max=r["fine_max"],
+            fine_max=r["fine_max"], offence=r["offence"],
         ))
     for r in conn.execute(select(ExemptionRow.__table__)).mappings():
         book.exemptions.append(Exemption(

@@ -232,7 +232,7 @@ class Classifier:
     ) -> ThresholdFinding:
         instrument = rules.instruments.get(band.instrument) if band else None
         lead: Comparison | None = hit[0] if hit else None
-        statute = rules.penalty_for(would_be or tier)
+        statute = rules.penalty_for(would_be or tier, band.offence if band else None)
         statute_inst = rules.instruments.get(statute.instrument) if statute else None
         next_band, next_leaf = self._next_line(admitted, values, would_be or tier)
         confidence = min(

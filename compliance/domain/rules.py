@@ -190,6 +190,7 @@ class Band:
     confidence: str = "M"
     note: str = ""
     seq: int = 0
+    offence: str | None = None
 
     def admits(self, game_class: str | None, is_banker: bool) -> bool:
         if self.game_classes and game_class not in self.game_classes:
@@ -209,6 +210,7 @@ class Penalty:
     detention_days_max: int | None = None
     fine_min: int | None = None
     fine_max: int | None = None
+    offence: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

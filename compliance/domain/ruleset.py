@@ -50,11 +50,10 @@ class Ruleset:
     def defines(self, subject: str, tier: Tier) -> bool:
         return any(b.tier == tier for b in self.bands_for(subject))
 
-    def penalty_for(self, tier: Tier) -> Penalty | None:
-        for penalty in self.penalties:
-            if tier in penalty.tiers:
-                return penalty
-        return None
+    def penalty_for(self, tier: Tier, offence: str | None = None) -> Penalty | None:
+        """The statutory range for a tier, for the band's offence where rows name one."""
+        fits = [p for p in self.penalties if tier in p.tiers]
+        return next((p for p in fits if p.offence == offence), fits[0] if fits else None)
 
     def multiplier(self, game_class: str | None) -> Decimal:
         return self.multipliers.get(game_class or "", Decimal(1))

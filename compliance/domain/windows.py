@@ -20,6 +20,7 @@ from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
 
 SESSION_IDS_SHOWN = 50
+NATIONAL = "000000"  # organisers' criminal lines are national: where rooms name no place
 
 
 @dataclass(slots=True)
@@ -65,10 +66,11 @@ def judge_window(classifier: Classifier, w: WindowFigures) -> ThresholdFinding |
     Owners and platforms always get a finding (below the lines it says how far
     below); players only where a line of theirs counts over a window.
     """
-    if not w.jurisdiction:
+    place = w.jurisdiction or (NATIONAL if w.kind != "player" else None)
+    if not place:
         return None
     try:
-        where = classifier.resolver.lookup(w.jurisdiction)
+        where = classifier.resolver.lookup(place)
     except JurisdictionError:
         return None
     rules = classifier.resolver.ruleset(where.code, w.end)

@@ -69,7 +69,7 @@ class TableWriter:
                            f"{'RESULT':<27} DETAIL\n")
         self.rows += 1
         self.out.write(
-            f"{row['kind']:<13} {row['session_id']:<14} {row['subject']:<16} "
+            f"{row['kind']:<13} {row['session_id'] or '-':<14} {row['subject']:<16} "
             f"{row['jurisdiction'] or '-':<7} {_result(row):<27} {_detail(row)}\n"
         )
 

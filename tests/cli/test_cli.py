@@ -64,7 +64,7 @@ def test_audit_turns_three_bad_lines_into_three_rejects_and_classifies_the_rest(
         f"reject: {BAD}:2 session cut-1: malformed JSON: Input data was truncated\n"
         f"reject: {BAD}:3 session dup-card: round 2: duplicate card D5\n"
         f"reject: {BAD}:4 session mystery-game: unknown game 'zhajinhua' (known: {_known_games()})\n"
-        "audited 1 session, 3 rejected; findings: threshold 3 (administrative 2, "
+        "audited 1 session, 3 rejected; findings: threshold 4 (below_threshold 1, administrative 2, "
         f"administrative_very_serious 1), integrity 0, indeterminate 0; run 1 stored in {sqlite_url}\n"
     )
     assert "Traceback" not in result.output
@@ -86,7 +86,7 @@ def test_audit_table_lists_what_needs_attention(run):
     result = run("audit", DOUNIU, "--format", "table")
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["KIND", "SESSION", "SUBJECT", "WHERE", "RESULT", "DETAIL"]
-    assert lines[-1] == "(10 below-threshold or exempt results not shown; --all shows them)"
+    assert lines[-1] == "(13 below-threshold or exempt results not shown; --all shows them)"
     integrity = [line for line in lines if line.startswith("integrity")]
     assert integrity == [
         "integrity     hn-tampered    session          430000  settlement_mismatch         "
@@ -97,7 +97,10 @@ def test_audit_table_lists_what_needs_attention(run):
 def test_audit_jsonl_findings_carry_the_fields_machines_need(run):
     result = run("audit", DOUNIU, "--format", "jsonl")
     findings = [json.loads(line) for line in result.stdout.splitlines()]
-    assert len(findings) == 34
+    assert len(findings) == 37
+    assert sorted(f["subject"] for f in findings if f["session_id"] is None) == [
+        "owner:owner-1", "owner:owner-2", "platform:demo-platform"
+    ]
     for f in findings:
         assert {"kind", "session_id", "subject", "jurisdiction"} <= f.keys()
         if f["kind"] == "threshold" and f["rule"]:
@@ -108,7 +111,7 @@ def test_audit_csv_has_a_header_and_a_row_per_finding(run):
     result = run("audit", DOUNIU, "--format", "csv")
     lines = result.stdout.splitlines()
     assert lines[0].startswith("kind,session_id,platform,subject,jurisdiction,tier,rule")
-    assert len(lines) == 35
+    assert len(lines) == 38
 
 
 @pytest.mark.parametrize(

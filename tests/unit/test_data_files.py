@@ -37,7 +37,9 @@ METRICS = {
     "per_capita_wage_ratio",
 }
 # Window metrics issue 8 adds; the data already uses them.
-WINDOW_METRICS = {"window_rake", "window_capital", "window_participants", "window_win_loss"}
+WINDOW_METRICS = {
+    "window_sessions", "window_rake", "window_capital", "window_participants", "window_win_loss",
+}
 SUBJECTS = {"player", "session", "owner", "platform"}
 LEVELS = {"national", "province", "city", "district"}
 KINDS = {
