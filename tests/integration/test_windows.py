@@ -1,0 +1,115 @@
+"""Windows across stored sessions: organisers' criminal lines and 重庆's three-times rule."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from decimal import Decimal
+
+from compliance import services
+from compliance.db.engine import ensure_schema, make_engine
+from compliance.db.uow import SqlUnitOfWork
+from compliance.domain.classifier import Classifier
+from compliance.domain.ruleset import Resolver
+from compliance.domain.windows import WindowFigures, judge_window
+from tests.sample_logs import douniu_rounds, session_dict
+
+
+def write(path, sessions) -> str:
+    path.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in sessions))
+    return str(path)
+
+
+def room(n, owner, day, *, fee=0, basis="fixed", base=10, grab=1, bets=(1,), where="430000",
+         platform="p1", players=None, rounds=5):
+    ids = players or [f"{owner}-u{n}-{i}" for i in range(4)]
+    return session_dict(
+        f"{owner}-{n:03d}", "douniu", ids,
+        douniu_rounds(n, ids, rounds, base=base, grab=grab, bets=list(bets)),
+        platform=platform, jurisdiction=where, point_value=1,
+        started_at=f"{day}T20:00:00+08:00",
+        owner={"id": owner, "room_fee": fee, "fee_basis": basis},
+    )
+
+
+def audit(url, path, **options):
+    engine = make_engine(url)
+    ensure_schema(engine)
+    found = []
+    summary = services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(**options),
+                             found.append)
+    return summary, [f for f in found if f.session_id is None]
+
+
+def by_subject(findings):
+    return {f.subject: f for f in findings}
+
+
+def test_a_room_owner_whose_rake_crosses_5000_in_the_window_is_criminal(any_db_url, tmp_path):
+    regulars = ["a", "b", "c", "d"]
+    sessions = [room(n, "boss", f"2026-0{1 + n % 5}-1{n}", fee=600, basis="stakes", players=regulars)
+                for n in range(9)]
+    _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", sessions))
+    boss = by_subject(windows)["owner:boss"]
+    assert (boss.tier, boss.rule, boss.metric) == ("criminal", "interp-2005-gathering", "window_rake")
+    assert boss.value == 5400
+    assert boss.statutory_penalty.startswith("以营利为目的，聚众赌博")
+    assert sorted(boss.sessions) == sorted(s["session_id"] for s in sessions)
+    assert boss.session_count == 9
+
+
+def test_a_fixed_room_fee_is_not_rake(any_db_url, tmp_path):
+    regulars = ["a", "b", "c", "d"]
+    sessions = [room(n, "boss", "2026-03-01", fee=600, players=regulars) for n in range(9)]
+    _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", sessions))
+    assert by_subject(windows)["owner:boss"].tier == "below_threshold"
+
+
+def test_a_platform_over_the_2010_lines_is_criminal_serious(any_db_url, tmp_path):
+    big = [room(n, f"o{n}", "2026-02-0" + str(n + 1), base=100, grab=4, bets=(3,), rounds=20)
+           for n in range(3)]
+    _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", big))
+    platform = by_subject(windows)["platform:p1"]
+    assert (platform.tier, platform.rule) == ("criminal_serious", "online-2010-serious-platform")
+    assert platform.figures["window_capital"] >= 300000
+    assert platform.statutory_penalty == "情节严重的，处五年以上十年以下有期徒刑，并处罚金"
+    assert sorted(platform.sessions) == sorted(s["session_id"] for s in big)
+
+
+def test_xingguo_online_douniu_room_before_2021_is_serious_under_the_law_of_that_date(
+    any_db_url, tmp_path
+):
+    # 兴国: 赌资累计 549万余元, 抽头 22万余元, a WeChat 斗牛 room, convicted before 修正案十一.
+    sessions = [room(n, "xingguo", f"2020-0{1 + n // 9}-{10 + n % 9}", fee=22000, basis="results",
+                     base=500, grab=4, bets=(3,), rounds=20, where="360000") for n in range(10)]
+    _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", sessions), window_days=365)
+    owner = by_subject(windows)["owner:xingguo"]
+    assert owner.tier == "criminal_serious"
+    assert owner.figures["window_rake"] == 220000
+    assert owner.figures["window_capital"] > 5_000_000
+    assert owner.statutory_penalty == "情节严重的，处三年以上十年以下有期徒刑，并处罚金"
+    assert owner.judged_on.startswith("2020-")
+
+
+def test_re_auditing_the_same_logs_does_not_change_any_window(any_db_url, tmp_path):
+    sessions = [room(n, "boss", "2026-03-0" + str(1 + n), fee=600, basis="stakes") for n in range(5)]
+    path = write(tmp_path / "a.jsonl", sessions)
+    _, first = audit(any_db_url, path)
+    _, again = audit(any_db_url, path)
+    assert [(f.subject, f.figures) for f in again] == [(f.subject, f.figures) for f in first]
+
+
+def test_chongqing_counts_cumulative_win_loss_only_over_three_or_more_sessions(rule_book):
+    classifier = Classifier(Resolver(rule_book))
+
+    def player(sessions, net):
+        return WindowFigures(kind="player", id="cq1", platform="p", jurisdiction="500000",
+                             start=date(2026, 1, 1), end=date(2026, 6, 29), sessions=sessions,
+                             net=Decimal(net), capital=Decimal(9000))
+
+    three = judge_window(classifier, player(3, -2500))
+    assert (three.tier, three.rule, three.subject) == ("administrative", "cq-2006-large", "player:cq1")
+    assert three.matched == ["window_sessions ≥ 3", "window_win_loss ≥ 2000"]
+    assert judge_window(classifier, player(3, 5000)).tier == "administrative_serious"
+    assert judge_window(classifier, player(2, -2500)) is None
+    assert judge_window(classifier, player(3, 1999)) is None
