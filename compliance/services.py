@@ -59,6 +59,7 @@ class AuditOptions:
     batch_size: int = 1000
     workers: int = 1
     window_days: int = 180
+    priors: dict[tuple[str, str], tuple[date, ...]] = field(default_factory=dict)
     classifier: ClassifierOptions = field(default_factory=ClassifierOptions)
 
 
@@ -114,6 +115,7 @@ def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
         game_classes={code: g.game_class for code, g in book.game_types.items()},
         default_jurisdiction=options.jurisdiction,
         as_of=options.as_of,
+        priors=options.priors,
     )
 
 

@@ -7,6 +7,7 @@ import sys
 import click
 
 from compliance import services
+from compliance.priors import read_priors
 from compliance.cli.options import db_option, open_engine
 from compliance.db.uow import SqlUnitOfWork
 from compliance.domain.classifier import ClassifierOptions
@@ -67,11 +68,15 @@ def summary_line(summary: services.AuditSummary, where: str) -> str:
 @click.option("--all", "show_all", is_flag=True, help="Table: also show below-threshold and exempt results.")
 @click.option("--win-loss-scope", type=click.Choice(["player", "table"]), default="player",
               show_default=True, help="全场输赢 per player, or the table's total (docs/metrics.md).")
+@click.option("--window-days", type=click.IntRange(min=0), default=180, show_default=True,
+              help="Days over which players, room owners and platforms are summed (0: none).")
+@click.option("--priors", type=click.Path(exists=True, dir_okay=False),
+              help="CSV of earlier penalties (platform,player_id,date) for the repeat rule.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes auditing byte ranges of the input in parallel.")
 @db_option
 def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, win_loss_scope,
-          workers, db_url):
+          window_days, priors, workers, db_url):
     """Audit session logs (.jsonl or .jsonl.gz) and store the run.
 
     Every session is re-settled from its cards and bets, measured, and judged
@@ -92,6 +97,8 @@ def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, wi
         as_of=as_of.date() if as_of else None,
         strict=strict,
         workers=workers,
+        window_days=window_days,
+        priors=read_priors(priors) if priors else {},
         classifier=ClassifierOptions(win_loss_scope=win_loss_scope),
     )
     summary = services.audit(SqlUnitOfWork(engine), list(files), options, on_finding)

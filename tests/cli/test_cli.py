@@ -214,3 +214,22 @@ def test_logs_schema_prints_the_json_schema(run):
     schema = json.loads(result.stdout)
     assert schema["title"] == "stakelog/1 session"
     assert "DouniuRound" in schema["$defs"]
+
+
+def test_a_prior_penalty_within_a_year_is_an_aggravation_under_the_2025_law(run, tmp_path):
+    priors = tmp_path / "priors.csv"
+    priors.write_text("platform,player_id,date\ndemo-platform,hn2,2025-06-01\n")
+    result = run("audit", DOUNIU, "--format", "jsonl", "--priors", str(priors))
+    hn2 = [json.loads(line) for line in result.stdout.splitlines()
+           if '"subject":"player:hn2"' in line and '"hn-2026-03-01"' in line][0]
+    assert hn2["aggravations"] == [
+        "zhian-2025-repeat: 一年以内曾受过治安管理处罚的，从重处罚 (prior 2025-06-01; 第二十二条（四）)"
+    ]
+
+
+def test_priors_without_the_needed_columns_are_a_one_line_error(run, tmp_path):
+    priors = tmp_path / "priors.csv"
+    priors.write_text("who,when\n")
+    result = run("audit", DOUNIU, "--priors", str(priors))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {priors}: needs columns platform, player_id, date")
