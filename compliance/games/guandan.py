@@ -30,7 +30,7 @@ from compliance.games.base import (
     resolve_options,
 )
 from compliance.games.cards import Card, build_deck
-from compliance.games.guandan_hand import check_tribute, partner, play_out, team
+from compliance.games.guandan_hand import Breach, check_tribute, partner, play_out, team
 from compliance.logs.records import Session, Variant
 
 Amount = Annotated[int, msgspec.Meta(ge=0)]
@@ -175,9 +175,9 @@ def replay_hands(
     for index, hand in enumerate(hands, 1):
         seats = seats_of(index, hand, players)
         level = match.level
-        problems: list[str] = []
+        problems: list[Breach] = []
         if hand.level is not None and hand.level != level:
-            problems.append(f"played at level {hand.level}, the levels give {level}")
+            problems.append((f"played at level {hand.level}, the levels give {level}", ()))
         dealt = {p: Counter(hand.deal[p]) for p in seats}
         tribute = check_tribute(
             hand.tribute,
@@ -193,21 +193,22 @@ def replay_hands(
         if hand.plays and (match.previous is None or tribute.leader is not None):
             outcome = play_out(hand.plays, tribute.hands, seats, tribute.leader, level)
             if outcome.problem:
-                problems.append(outcome.problem)
+                problems.append((outcome.problem, (outcome.player,) if outcome.player else ()))
             elif outcome.order is not None and _places(outcome.order, seats) != _places(
                 order, seats
             ):
-                problems.append(
-                    f"finishing order logged {', '.join(order)}, "
-                    f"the plays give {', '.join(outcome.order)}"
-                )
+                logged, played = ", ".join(order), ", ".join(outcome.order)
+                problems.append((f"finishing order logged {logged}, the plays give {played}", ()))
                 order = outcome.order
         winner, gain, passed = match.settle(seats, order)
         per_level = options.stake_per_level if hand.stake is None else hand.stake
         amount = gain * per_level + (options.stake_per_game if passed else 0)
         deltas = {p: amount if team(seats, p) == winner else -amount for p in seats}
         stakes = {p: per_level + options.stake_per_game for p in seats}
-        issues = [Integrity(index, ILLEGAL_ACTION, f"hand {index}: {text}") for text in problems]
+        issues = [
+            Integrity(index, ILLEGAL_ACTION, f"hand {index}: {text}", players=who)
+            for text, who in problems
+        ]
         mismatch = compare_claims(index, deltas, hand.claimed)
         if mismatch:
             issues.append(mismatch)

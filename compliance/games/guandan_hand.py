@@ -17,6 +17,8 @@ from typing import Any
 from compliance.games import guandan_combos as combos
 from compliance.games.cards import rank_of
 
+Breach = tuple[str, tuple[str, ...]]  # what went wrong, and who did it
+
 
 def partner(seats: Sequence[str], player: str) -> str:
     """对门: partners sit opposite."""
@@ -40,6 +42,7 @@ class PlayOutcome:
     order: list[str] | None
     problem: str | None = None
     trick: int = 0
+    player: str | None = None
 
 
 class Table:
@@ -110,7 +113,7 @@ def play_out(
     for play in plays:
         problem = table.apply(play.player, play.cards, play.combo)
         if problem:
-            return PlayOutcome(None, f"trick {table.trick}: {problem}", table.trick)
+            return PlayOutcome(None, f"trick {table.trick}: {problem}", table.trick, play.player)
     if not table.over:
         return PlayOutcome(
             None, f"trick {table.trick}: the plays stop before the hand is decided", table.trick
@@ -139,7 +142,7 @@ class TributeOutcome:
 
     hands: dict[str, Counter]
     leader: str | None
-    problems: list[str] = field(default_factory=list)
+    problems: list[Breach] = field(default_factory=list)
     resisted: bool = False
 
 
@@ -163,44 +166,43 @@ def check_tribute(
     """进贡 / 还贡 / 抗贡 as the previous finishing order demands, verified card by card."""
     hands = {p: Counter(h) for p, h in hands.items()}
     if previous is None:
-        problems = ["a tribute in the first hand of a game"] if tributes else []
+        payers_logged = tuple(t.payer for t in tributes)
+        problems = [("a tribute in the first hand of a game", payers_logged)] if tributes else []
         return TributeOutcome(hands, None, problems)
     payers, receivers = due_tribute(previous, seats)
     big_jokers = sum(hands[p]["RJ"] for p in payers)
     if big_jokers >= resist_jokers:
-        problems = (
-            [f"{', '.join(payers)} hold {big_jokers} big jokers: 抗贡, yet a tribute was paid"]
-            if tributes
-            else []
-        )
+        text = f"{', '.join(payers)} hold {big_jokers} big jokers: 抗贡, yet a tribute was paid"
+        problems = [(text, tuple(payers))] if tributes else []
         return TributeOutcome(hands, previous[0], problems, resisted=True)
-    problems: list[str] = []
+    problems: list[Breach] = []
     paid = {t.payer: t for t in tributes}
     for t in tributes:
         if t.payer not in payers:
-            problems.append(f"{t.payer} pays a tribute but owes none (payers: {', '.join(payers)})")
+            problems.append((f"{t.payer} pays a tribute but owes none", (t.payer,)))
     unpaid = [p for p in payers if p not in paid]
     if unpaid or len(tributes) != len(payers):
+        logged = ", ".join(t.payer for t in tributes) or "nobody"
         problems.append(
-            f"tribute owed by {', '.join(payers)}, "
-            f"logged from {', '.join(t.payer for t in tributes) or 'nobody'}"
+            (f"tribute owed by {', '.join(payers)}, logged from {logged}", tuple(payers))
         )
         return TributeOutcome(hands, None, problems)
     broken = False
     for payer in payers:
         t = paid[payer]
         if missing(hands[payer], [t.card]):
-            problems.append(f"{payer} pays {t.card} not held")
+            problems.append((f"{payer} pays {t.card} not held", (payer,)))
             broken = True
             continue
         best = combos.highest_value(hands[payer].elements(), level)
         if t.card == combos.wildcard(level):
-            problems.append(f"{payer} pays the 逢人配 card {t.card}, which the tribute excludes")
-        elif combos.value(rank_of(t.card), level) < best:
             problems.append(
-                f"{payer} pays {t.card} but keeps a higher card ({combos.rank_name(best, level)}):"
-                " 进贡 must be the highest card"
+                (f"{payer} pays the 逢人配 card {t.card}, which is never paid", (payer,))
             )
+        elif combos.value(rank_of(t.card), level) < best:
+            higher = combos.rank_name(best, level)
+            text = f"{payer} pays {t.card} but keeps a higher card ({higher}): 进贡 is the highest"
+            problems.append((text, (payer,)))
     if broken:
         return TributeOutcome(hands, None, problems)
     values = {p: combos.value(rank_of(paid[p].card), level) for p in payers}
@@ -209,7 +211,8 @@ def check_tribute(
     for place, payer in enumerate(order):
         got = paid[payer].receiver
         if got != receivers[place] and not (equal and got in receivers):
-            problems.append(f"{payer}'s tribute goes to {got}, the rules give {receivers[place]}")
+            text = f"{payer}'s tribute goes to {got}, the rules give {receivers[place]}"
+            problems.append((text, (payer, got)))
     if len({paid[p].receiver for p in payers}) != len(payers) or not set(receivers) >= {
         paid[p].receiver for p in payers
     }:
@@ -222,15 +225,16 @@ def check_tribute(
         t = paid[payer]
         back = t.returned
         if back is None:
-            problems.append(f"{t.receiver} returns no card to {payer}")
+            problems.append((f"{t.receiver} returns no card to {payer}", (t.receiver,)))
             continue
         if missing(hands[t.receiver], [back]):
-            problems.append(f"{t.receiver} returns {back} not held")
+            problems.append((f"{t.receiver} returns {back} not held", (t.receiver,)))
             return TributeOutcome(hands, None, problems)
         if return_max != "any" and (
             back in ("RJ", "BJ") or combos.NATURAL[rank_of(back)] > combos.NATURAL[return_max]
         ):
-            problems.append(f"{t.receiver} returns {back}, above the {return_max} allowed (还贡)")
+            text = f"{t.receiver} returns {back}, above the {return_max} allowed (还贡)"
+            problems.append((text, (t.receiver,)))
         hands[t.receiver][back] -= 1
         hands[payer][back] += 1
     leader = next(p for p in payers if paid[p].receiver == previous[0])

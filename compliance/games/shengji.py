@@ -110,6 +110,41 @@ class Played:
     problem: str | None = None
     trick_points: int = 0
     kitty_points: int = 0
+    player: str | None = None
+
+
+def trick_problem(
+    trick: list[ShengjiPlay],
+    leader: str,
+    hands: dict[str, Counter],
+    seats: list[str],
+    trumps: tricks.Trumps,
+    options: ShengjiOptions,
+) -> tuple[str, str | None] | None:
+    """One trick against the rules: (what went wrong, who), or None when it is legal."""
+    start = seats.index(leader)
+    expected = [seats[(start + i) % 4] for i in range(4)]
+    if [p.player for p in trick] != expected:
+        logged = ", ".join(p.player for p in trick)
+        return f"plays by {logged}, the turn order is {', '.join(expected)}", None
+    for play in trick:
+        short = sorted((Counter(play.cards) - hands[play.player]).elements())
+        if short:
+            return f"{play.player} plays {' '.join(short)} not held", play.player
+    lead = tricks.shape(trick[0].cards, trumps)
+    if lead is None:
+        return f"{leader} leads cards of more than one suit", leader
+    if lead.kind == "throw":
+        others = (hands[p] for p in seats if p != leader)
+        problem = tricks.throw_problem(lead, trick[0].cards, others, trumps)
+        if problem:
+            return f"{leader} {problem}", leader
+    for play in trick[1:]:
+        held = hands[play.player]
+        problem = tricks.follow_problem(lead, held, play.cards, trumps, options.tractor_follow)
+        if problem:
+            return f"{play.player} {problem}", play.player
+    return None
 
 
 def play_tricks(
@@ -125,36 +160,9 @@ def play_tricks(
     total = counted = 0
     last_winner, last_lead = leader, None
     for number, trick in enumerate(hand.tricks, 1):
-
-        def breach(text: str, number: int = number) -> Played:
-            return Played(None, f"trick {number}: {text}")
-
-        start = seats.index(leader)
-        expected = [seats[(start + i) % 4] for i in range(4)]
-        if [p.player for p in trick] != expected:
-            return breach(
-                f"plays by {', '.join(p.player for p in trick)}, "
-                f"the turn order is {', '.join(expected)}"
-            )
-        for play in trick:
-            short = sorted((Counter(play.cards) - hands[play.player]).elements())
-            if short:
-                return breach(f"{play.player} plays {' '.join(short)} not held")
-        lead = tricks.shape(trick[0].cards, trumps)
-        if lead is None:
-            return breach(f"{leader} leads cards of more than one suit")
-        if lead.kind == "throw":
-            problem = tricks.throw_problem(
-                lead, trick[0].cards, (hands[p] for p in seats if p != leader), trumps
-            )
-            if problem:
-                return breach(f"{leader} {problem}")
-        for play in trick[1:]:
-            problem = tricks.follow_problem(
-                lead, hands[play.player], play.cards, trumps, options.tractor_follow
-            )
-            if problem:
-                return breach(f"{play.player} {problem}")
+        breach = trick_problem(trick, leader, hands, seats, trumps, options)
+        if breach:
+            return Played(None, f"trick {number}: {breach[0]}", player=breach[1])
         for play in trick:
             hands[play.player] -= Counter(play.cards)
         winner = trick[tricks.trick_winner([(p.player, p.cards) for p in trick], trumps)].player
@@ -162,7 +170,7 @@ def play_tricks(
         counted += won
         if winner not in holders:
             total += won
-        leader, last_winner, last_lead = winner, winner, lead
+        leader, last_winner, last_lead = winner, winner, tricks.shape(trick[0].cards, trumps)
     if any(hands[p] for p in seats):
         return Played(None, f"trick {len(hand.tricks)}: the tricks end with cards still held")
     kitty = tricks.points(hand.buried)
@@ -200,23 +208,26 @@ def seats_of(index: int, hand: ShengjiHand, session_players: list[str]) -> list[
 
 def hand_points(
     hand: ShengjiHand, seats: list[str], trumps: tricks.Trumps, options: ShengjiOptions
-) -> tuple[int | None, list[tuple[str, str]]]:
-    """The attackers' points (None if they cannot be known) and the breaches, as (check, text)."""
+) -> tuple[int | None, list[tuple[str, str, tuple[str, ...]]]]:
+    """The attackers' points (None if unknown) and the breaches, as (check, text, players)."""
     held = {p: Counter(hand.deal[p]) for p in seats}
     held[hand.declarer] += Counter(hand.kitty)
     short = Counter(hand.buried) - held[hand.declarer]
     if short:
         buried = " ".join(sorted(short.elements()))
-        return hand.points, [(ILLEGAL_ACTION, f"{hand.declarer} buries {buried} not held")]
+        return hand.points, [
+            (ILLEGAL_ACTION, f"{hand.declarer} buries {buried} not held", (hand.declarer,))
+        ]
     if not hand.tricks:
         return hand.points, []
     held[hand.declarer] -= Counter(hand.buried)
     played = play_tricks(hand, held, seats, trumps, options)
     if played.problem:
-        return hand.points, [(ILLEGAL_ACTION, played.problem)]
+        who = (played.player,) if played.player else ()
+        return hand.points, [(ILLEGAL_ACTION, played.problem, who)]
     if hand.points is not None and hand.points != played.points:
         text = f"attackers' points logged {hand.points}, the tricks give {played.points}"
-        return played.points, [(SETTLEMENT_MISMATCH, text)]
+        return played.points, [(SETTLEMENT_MISMATCH, text, ())]
     return played.points, []
 
 
@@ -240,15 +251,17 @@ def replay_hands(
         if resync and hand.level is not None:
             levels[team], resync = LEVELS.index(hand.level), False
         level = LEVELS[levels[team]]
-        problems: list[tuple[str, str]] = []
+        problems: list[tuple[str, str, tuple[str, ...]]] = []
         if hand.level is not None and hand.level != level:
-            problems.append(
-                (ILLEGAL_ACTION, f"played at level {hand.level}, the levels give {level}")
-            )
+            text = f"played at level {hand.level}, the levels give {level}"
+            problems.append((ILLEGAL_ACTION, text, ()))
         trumps = tricks.Trumps(level, None if hand.trump == "NT" else hand.trump)
         points, breaches = hand_points(hand, seats, trumps, options)
         problems += breaches
-        issues += [Integrity(index, check, f"hand {index}: {text}") for check, text in problems]
+        issues += [
+            Integrity(index, check, f"hand {index}: {text}", players=who)
+            for check, text, who in problems
+        ]
         if points is None:  # the result cannot be known: take the claim, resync on the next level
             deltas = dict(hand.claimed)
             holding, resync = None, True

@@ -196,6 +196,7 @@ def test_a_tribute_that_keeps_a_higher_card_is_flagged():
     (issue,) = results[1].issues
     assert issue.check == "illegal_action"
     assert "keeps a higher card" in issue.detail and issue.round == 2
+    assert issue.players == ("d",)
 
 
 def test_the_wildcard_is_not_paid_as_tribute():

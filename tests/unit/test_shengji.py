@@ -31,6 +31,7 @@ def test_a_revoke_in_a_log_names_the_hand_and_the_trick():
     (issue,) = result.issues
     assert issue.check == "illegal_action"
     assert issue.detail.startswith("hand 1: trick 13: b") and "must follow suit" in issue.detail
+    assert issue.players == ("b",)
 
 
 def test_plays_out_of_turn_are_flagged():
