@@ -1,0 +1,75 @@
+"""docs/jurisdictions.md, generated from the rule data: a table per jurisdiction.
+
+    python -m compliance.reporting.jurisdictions_doc > docs/jurisdictions.md
+"""
+
+from __future__ import annotations
+
+from compliance.domain.rules import Comparison, Condition, RuleBook
+
+LEVELS = {"national": 0, "province": 1, "city": 2, "district": 3}
+
+
+def words(clause) -> str:
+    if clause is None:
+        return "—"
+    if isinstance(clause, Comparison):
+        return clause.describe()
+    joiner = " and " if clause.mode == "all" else " or "
+    inner = [words(p) if isinstance(p, Comparison) else f"({words(p)})" for p in clause.parts]
+    return joiner.join(inner)
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def render(book: RuleBook) -> str:
+    out = [
+        "# Jurisdictions and their lines",
+        "",
+        "Generated from `data/` by `python -m compliance.reporting.jurisdictions_doc`; do not edit.",
+        "Confidence: H primary text read; M two or more consistent secondary sources or one reputable",
+        "news source; L one secondary source, truncated text, or our own assumption. A disputed",
+        "instrument is one of rival versions; findings that use it say so.",
+        "",
+    ]
+    order = sorted(book.jurisdictions.values(), key=lambda j: (LEVELS.get(j.level, 9), j.code))
+    for j in order:
+        parent = f", in {book.jurisdictions[j.parent].name_zh}" if j.parent in book.jurisdictions else ""
+        out += [f"## {j.name_zh} {j.name_en} ({j.code}, {j.level}{parent})", ""]
+        instruments = [i for i in book.instruments.values() if i.jurisdiction == j.code]
+        if not instruments:
+            out += ["No instrument of its own: the lines of the level above apply.", ""]
+            continue
+        out += ["| instrument | in force | kind | confidence | source |", "|---|---|---|---|---|"]
+        for i in sorted(instruments, key=lambda i: i.effective_from):
+            until = i.effective_to.isoformat() if i.effective_to else "…"
+            flags = " (disputed)" if i.disputed else ""
+            flags += "" if i.default or not i.version_group else " (alternative version)"
+            out.append(
+                f"| {_cell(i.title)}{flags} | {i.effective_from.isoformat()} – {until} | {i.kind} "
+                f"| {i.confidence} | {_cell(i.source)} |"
+            )
+        bands = [b for b in book.bands if b.jurisdiction == j.code]
+        if bands:
+            out += ["", "| band | subject | tier | condition | games / role | instrument |",
+                    "|---|---|---|---|---|---|"]
+            for b in bands:
+                scope = ", ".join(sorted(b.game_classes)) or "all"
+                if b.role:
+                    scope += f"; {b.role}"
+                out.append(
+                    f"| {b.id} | {b.subject} | {b.tier.code} | {_cell(words(b.condition))} "
+                    f"| {scope} | {b.instrument} |"
+                )
+        for w in (w for w in book.wages if w.city == j.code):
+            out += ["", f"Monthly average wage {w.year}: {w.monthly} yuan ({w.confidence}; {_cell(w.source)})."]
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    from compliance.ruledata import load_book
+
+    print(render(load_book()), end="")
