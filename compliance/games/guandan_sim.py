@@ -150,7 +150,7 @@ def pay_tribute(hands: dict[str, Counter], seats: list[str], previous: list[str]
         records.append(
             {"payer": payer, "receiver": receiver, "card": paid[payer], "returned": back}
         )
-    return records, order[0] if receivers[0] == previous[0] else order[1]
+    return records, order[0]  # the payer of the larger tribute, to 上游, leads
 
 
 def lower_tribute(record: dict[str, Any], dealt: list[str], level: str) -> bool:
