@@ -1,0 +1,62 @@
+"""Use case: build a report of stored audit results and render it.
+
+Takes an engine (or a unit of work holding one); the query module reads the
+rows, the pure model aggregates them, a renderer writes the format asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from compliance.db import reports
+from compliance.db.rulestore import has_rules, load_book
+from compliance.domain.ruleset import Resolver
+from compliance.reporting.csv_report import render_csv
+from compliance.reporting.html import render_html
+from compliance.reporting.json_report import render_json
+from compliance.reporting.markdown import render_markdown
+from compliance.reporting.model import Report, ReportQuery, build
+
+FORMATS = ("html", "csv", "json", "md")
+SUFFIX = {"html": ".html", "csv": ".csv", "json": ".json", "md": ".md"}
+
+
+def make_report(source, query: ReportQuery, run: int | str | None = "latest") -> Report:
+    """报告: the stored run (a number, "latest", or None for every run) under the filters."""
+    engine: Engine = getattr(source, "engine", source)
+    with engine.connect() as conn:
+        if run == "latest":
+            run = None if (query.since or query.until) else reports.latest_run(conn)
+        query = replace(query, run=int(run) if run is not None else None)
+        if query.jurisdiction:
+            code = _resolve(conn, query.jurisdiction)
+            query = replace(query, jurisdiction=code,
+                            jurisdictions=reports.descendants(conn, code))
+        rows = reports.fetch(conn, query)
+    return build(rows, query, datetime.now(UTC))
+
+
+def render(report: Report, fmt: str, lang: str = "zh") -> str:
+    if fmt == "html":
+        return render_html(report, lang)
+    if fmt == "csv":
+        return render_csv(report)
+    if fmt == "json":
+        return render_json(report)
+    return render_markdown(report, lang)
+
+
+def write_report(report: Report, fmt: str, path: str | Path, lang: str = "zh") -> Path:
+    target = Path(path)
+    target.write_text(render(report, fmt, lang), encoding="utf-8")
+    return target
+
+
+def _resolve(conn, name: str) -> str:
+    if not has_rules(conn):
+        return name
+    return Resolver(load_book(conn)).lookup(name).code

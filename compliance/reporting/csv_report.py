@@ -1,0 +1,30 @@
+"""CSV 导出: one row per selected finding, every cell safe to open in a spreadsheet."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from compliance.reporting.model import Report
+from compliance.reporting.stream import CSV_COLUMNS, safe_cell
+
+COLUMNS = (*CSV_COLUMNS[:4], "name", "game", "day", "room_id", "owner_id", *CSV_COLUMNS[4:],
+           "next_tier", "margin_to_next", "dispute_note")
+
+
+def render_csv(report: Report) -> str:
+    """The report's findings, most severe first, in the audit's CSV columns and a few more."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for finding in report.findings:
+        writer.writerow({k: safe_cell(_cell(finding.get(k))) for k in COLUMNS})
+    return out.getvalue()
+
+
+def _cell(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | dict):
+        return "; ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return value

@@ -1,0 +1,49 @@
+"""JSON 导出: the whole report model as one JSON document."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+import msgspec
+
+from compliance.reporting.model import Report
+
+_encoder = msgspec.json.Encoder(decimal_format="number")
+
+
+def as_dict(report: Report) -> dict[str, Any]:
+    """Summary, filters, aggregates and every selected finding, most severe first."""
+    return {
+        "format": "compliance-report/1",
+        "disclaimer": "This report informs; it is not legal advice. 本报告仅供参考，不构成法律意见。",
+        "generated_at": report.generated_at.isoformat(),
+        "filters": report.query.describe(),
+        "runs": [
+            {"id": r.id, "started_at": r.started_at.isoformat() if r.started_at else None,
+             "files": list(r.files), "sessions": r.sessions, "rejects": r.rejects}
+            for r in report.runs
+        ],
+        "summary": {
+            "sessions": report.sessions, "rejects": report.rejects, "players": report.players,
+            "findings": dict(report.kinds), "tiers": dict(report.tiers),
+        },
+        "by_jurisdiction": {code: dict(c) for code, c in report.by_place.items()},
+        "threshold_lines": [asdict(line) for line in report.lines],
+        "near_misses": [
+            {k: f.get(k) for k in ("session_id", "subject", "jurisdiction", "tier", "next_tier",
+                                   "margin_to_next", "margin_share")}
+            for f in report.near_misses
+        ],
+        "top_rooms": [asdict(e) for e in report.top_rooms],
+        "top_owners": [asdict(e) for e in report.top_owners],
+        "top_players": [asdict(e) for e in report.top_players],
+        "over_time": {month: dict(c) for month, c in report.over_time.items()},
+        "integrity_by_game": {game: dict(c) for game, c in report.mismatches.items()},
+        "rules": report.rules,
+        "findings": report.findings,
+    }
+
+
+def render_json(report: Report) -> str:
+    return msgspec.json.format(_encoder.encode(as_dict(report)), indent=2).decode() + "\n"

@@ -1,0 +1,51 @@
+"""Markdown 报告: the summary and the most severe findings, for a ticket or a wiki."""
+
+from __future__ import annotations
+
+from compliance.domain.tiers import Tier
+from compliance.reporting.html import MAX_ROWS, describe
+from compliance.reporting.labels import Labels
+from compliance.reporting.model import Report
+
+_ESCAPES = str.maketrans({"|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;", "\n": " ",
+                          "`": "\\`", "[": "\\[", "]": "\\]", "*": "\\*", "_": "\\_"})
+
+
+def cell(value) -> str:
+    """Text from logs as inert Markdown: no tags, links or table breaks."""
+    return str(value if value is not None else "").translate(_ESCAPES)
+
+
+def render_markdown(report: Report, lang: str = "zh") -> str:
+    L = Labels(lang)
+    out = [f"# {L('title')}", "", f"> **{L('not_advice')}**", "", f"## {L('summary')}", ""]
+    out += [
+        f"- {L('sessions')}: {report.sessions}",
+        f"- {L('rejected')}: {report.rejects}",
+        f"- {L('players')}: {report.players}",
+        f"- {L('runs')}: {', '.join(str(r.id) for r in report.runs) or '-'}",
+        "",
+        f"| {L('by_tier')} | {L('count')} |",
+        "|---|---:|",
+    ]
+    out += [f"| {L.tier(t)} | {n} |" for t, n in sorted(report.tiers.items(), key=_rank)]
+    out += [f"| {L('integrity')} | {report.kinds.get('integrity', 0)} |",
+            f"| {L('indeterminate')} | {report.kinds.get('indeterminate', 0)} |", ""]
+    out += [f"## {L('table')}", ""]
+    if len(report.findings) > MAX_ROWS:
+        out += [L("shown", shown=MAX_ROWS, total=len(report.findings)), ""]
+    heads = ("result", "session", "subject", "place", "figure", "rule", "citation", "confidence")
+    out += ["| " + " | ".join(L(h) for h in heads) + " |", "|" + "---|" * len(heads)]
+    for f in report.findings[:MAX_ROWS]:
+        row = describe(f, L)
+        figure = row["figure"] + (f" ({L('disputed')})" if row["disputed"] else "")
+        cells = (row["result"], f"{row['platform']}/{row['session']}", row["subject"],
+                 f"{row['place_name']} {row['place']}", figure, row["rule"], row["citation"],
+                 row["confidence"])
+        out.append("| " + " | ".join(cell(c) for c in cells) + " |")
+    out += ["", f"{L('not_advice')} {L('disclaimer')}", ""]
+    return "\n".join(out)
+
+
+def _rank(item) -> int:
+    return -Tier.parse(item[0])

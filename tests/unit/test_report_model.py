@@ -1,0 +1,135 @@
+"""The report model: pure aggregation of stored facts, no database."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from compliance.reporting.labels import Labels
+from compliance.reporting.model import (
+    FindingFact,
+    PlayerFact,
+    ReportQuery,
+    ReportSource,
+    SessionFact,
+    build,
+    near_misses,
+    severity,
+)
+
+NOW = datetime(2026, 1, 2, tzinfo=UTC)
+DAY = date(2025, 12, 1)
+
+
+def threshold(session: str, player: str, tier: str, value=None, next_tier=None, margin=None,
+              boundary=None, where="430000", rule="hn-2015-general-stake") -> dict:
+    return {"kind": "threshold", "session_id": session, "platform": "p", "subject": f"player:{player}",
+            "player": player, "jurisdiction": where, "jurisdiction_name": "湖南省", "game": "douniu",
+            "tier": tier, "rule": rule, "value": value, "next_tier": next_tier,
+            "margin_to_next": margin, "next_boundary": boundary, "confidence": "M"}
+
+
+def integrity(session: str, check="settlement_mismatch", game="douniu") -> dict:
+    return {"kind": "integrity", "session_id": session, "platform": "p", "subject": "session",
+            "jurisdiction": "430000", "game": game, "round": 3, "check": check,
+            "detail": "u1 claimed 10, rules give 5", "players": ["u1"]}
+
+
+def session(sid: str, room="r1", owner="o1", scene=100.0, per_capita=25.0) -> SessionFact:
+    return SessionFact("p", sid, "douniu", room, owner, DAY, "430000", 4, scene, per_capita)
+
+
+def source(findings: list[dict], sessions=None, players=None, book=None) -> ReportSource:
+    sessions = sessions or [session("s1")]
+    players = players or [PlayerFact("p", "s1", "u1", "王1", None, 20.0, 300.0)]
+    facts = [FindingFact(f, DAY, f["game"], "r1", "o1") for f in findings]
+    return ReportSource([], sessions, players, facts, rejects=2, book=book)
+
+
+def test_findings_are_ordered_most_severe_first_with_integrity_after_administrative():
+    found = [threshold("s1", "u1", "below_threshold"), integrity("s1"),
+             threshold("s1", "u2", "administrative"), threshold("s1", "u3", "criminal")]
+    report = build(source(found), ReportQuery(), NOW)
+    assert [f.get("tier") or f["kind"] for f in report.findings] == [
+        "criminal", "administrative", "integrity", "below_threshold"]
+
+
+@pytest.mark.parametrize("finding, rank", [
+    (threshold("s", "u", "criminal_serious"), 6),
+    (threshold("s", "u", "exempt"), 0),
+    (integrity("s"), 1.6),
+], ids=["criminal_serious", "exempt", "integrity"])
+def test_severity_ranks(finding, rank):
+    assert severity(finding) == rank
+
+
+def test_summary_counts_sessions_rejects_and_tiers():
+    report = build(source([threshold("s1", "u1", "administrative"), integrity("s1")]),
+                   ReportQuery(), NOW)
+    assert (report.sessions, report.rejects, report.players) == (1, 2, 1)
+    assert report.tiers == {"administrative": 1}
+    assert report.kinds == {"threshold": 1, "integrity": 1}
+
+
+def test_near_misses_are_within_a_fifth_of_the_next_line_closest_first():
+    found = [threshold("s1", "u1", "administrative", 45, "administrative_serious", 5, 50),
+             threshold("s1", "u2", "administrative", 21, "administrative_serious", 29, 50),
+             threshold("s1", "u3", "below_threshold", 19, "administrative", 1, 20)]
+    assert [(f["player"], f["margin_share"]) for f in near_misses(found)] == [
+        ("u3", 0.05), ("u1", 0.1)]
+
+
+def test_top_players_rooms_and_owners_by_capital_with_their_worst_tier():
+    sessions = [session("s1", "r1", "o1", 100.0), session("s2", "r2", "o1", 500.0)]
+    players = [PlayerFact("p", "s1", "u1", "王1", None, 5.0, 40.0),
+               PlayerFact("p", "s2", "u1", "王1", None, 5.0, 70.0),
+               PlayerFact("p", "s2", "u2", "", None, 50.0, 300.0)]
+    report = build(source([threshold("s2", "u2", "administrative_serious")], sessions, players),
+                   ReportQuery(), NOW)
+    assert [(e.label, e.sessions, e.capital, e.top_tier) for e in report.top_players] == [
+        ("u2", 1, 300.0, "administrative_serious"), ("王1 (u1)", 2, 110.0, None)]
+    assert [(e.label, e.capital) for e in report.top_rooms] == [("r2", 500.0), ("r1", 100.0)]
+    assert [(e.label, e.sessions, e.capital) for e in report.top_owners] == [("o1", 2, 600.0)]
+
+
+def test_mismatches_are_counted_by_game_and_check():
+    found = [integrity("s1"), integrity("s1", "wrong_banker"), integrity("s1", game="chexuan")]
+    report = build(source(found), ReportQuery(), NOW)
+    assert report.mismatches == {
+        "chexuan": {"settlement_mismatch": 1},
+        "douniu": {"settlement_mismatch": 1, "wrong_banker": 1},
+    }
+    assert report.over_time == {"2025-12": {"integrity": 3}}
+
+
+def test_threshold_lines_come_from_the_rule_bands_in_force(rule_book):
+    report = build(source([], book=rule_book), ReportQuery(), NOW)
+    hunan = {(x.metric, x.value, x.tier) for x in report.lines if x.jurisdiction == "430000"}
+    assert ("single_stake", 20.0, "administrative") in hunan
+    assert ("single_stake", 100.0, "administrative_very_serious") in hunan
+    assert all(x.value > 0 for x in report.lines)
+
+
+def test_rules_cited_carry_their_instrument_and_confidence(rule_book):
+    report = build(source([threshold("s1", "u1", "administrative")], book=rule_book),
+                   ReportQuery(), NOW)
+    (rule,) = report.rules
+    assert (rule["rule"], rule["instrument"], rule["confidence"]) == (
+        "hn-2015-general-stake", "hn-2015-discretion", "M")
+
+
+def test_tier_filter_splits_tiers_from_kinds():
+    query = ReportQuery(tiers=("administrative_serious", "integrity", "administrative"))
+    assert (query.min_tier, query.kinds) == ("administrative", ("integrity",))
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("zh", "赌资较大 administrative"), ("en", "administrative (赌资较大)"),
+], ids=["chinese-first", "english-first"])
+def test_labels_put_the_main_language_first(lang, expected):
+    assert Labels(lang).tier("administrative") == expected
+
+
+def test_labels_without_a_cjk_font_are_english_only():
+    assert Labels("zh", cjk=False).tier("administrative") == "administrative"
