@@ -17,6 +17,7 @@ from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
 from compliance.domain.findings import Finding, ThresholdFinding
 from compliance.domain.metrics import (
     PlayerMetrics,
+    add_entry_fees,
     SessionMetrics,
     player_metrics,
     session_metrics,
@@ -83,6 +84,8 @@ class Auditor:
         summary = tally(game.replay(s), ids)
         if s.owner and s.owner.fee_basis != "fixed":
             summary.rake += s.owner.room_fee
+        if s.prize and s.prize.funded_by == "entry_fees" and s.prize.entry_fee:
+            add_entry_fees(summary, s.prize.entry_fee)
         measured: dict[str, PlayerMetrics] = {}
         session_figures = None
         if s.point_value is not None:

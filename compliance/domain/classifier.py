@@ -128,6 +128,10 @@ class Classifier:
             where = self.resolver.lookup(name)
         except JurisdictionError as exc:
             return self._missing(facts, player, name, "jurisdiction", str(exc))
+        if facts.organiser_prize:
+            prize = self._organiser_prize(facts, player, where, day)
+            if prize is not None:
+                return prize
         if player.metrics is None or facts.metrics is None:
             return self._missing(
                 facts, player, where.code, "point_value",
@@ -194,6 +198,17 @@ class Classifier:
             elif ag.kind in present:
                 out.append(f"{ag.id}: {ag.text} ({ag.article})")
         return out
+
+    def _organiser_prize(self, facts, player, where, day) -> ThresholdFinding | None:
+        """奖金: a tournament whose prize the organiser funds has no 赌资 (2005 interpretation art. 8)."""
+        rules = self.resolver.ruleset(where.code, day)
+        grounds = [e for e in rules.exemptions if e.kind == "organiser_prize"]
+        if not grounds:
+            return None
+        return self._threshold(
+            facts, player, where, rules, day, Tier.EXEMPT, None, [], {}, [],
+            [f"{e.id}: {e.text} ({e.article})" for e in grounds], None,
+        )
 
     def _values(self, facts, metrics: PlayerMetrics, rules: Ruleset) -> dict[str, Decimal]:
         values = {**metrics.as_dict(), **facts.metrics.as_dict()}

@@ -90,6 +90,13 @@ def tally(results: Iterable[RoundResult], player_ids: Iterable[str]) -> SessionT
     return summary
 
 
+def add_entry_fees(summary: SessionTally, fee: int) -> None:
+    """报名费: an entry fee pooled into the prize is a stake each player wagers."""
+    for t in summary.players.values():
+        t.staked += fee
+        t.max_stake = max(t.max_stake, fee)
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerMetrics:
     """一名玩家一局的赌资指标, in yuan."""

@@ -149,3 +149,37 @@ def test_each_player_is_judged_where_he_lives(classify):
     assert (a.jurisdiction, b.jurisdiction) == ("430000", "360000")
     assert a.tier == "administrative_very_serious"
     assert b.tier == "administrative"
+
+
+def test_guangzhou_2013_with_a_wage_figure_supplied_is_below_the_line(rule_book):
+    from dataclasses import replace
+    from decimal import Decimal
+
+    from compliance.domain.rules import Wage
+
+    book = replace(rule_book, wages=[*rule_book.wages,
+                                     Wage("440100", 2012, Decimal(5313), "user supplied", "L")])
+    players = [figures(p, stake=2, capital=c) for p, c in (("a", 257), ("b", 26), ("c", 126))]
+    f = Classifier(Resolver(book)).classify(
+        session(*players, where="440100", day="2013-06-01", game_class="climbing")
+    )[0]
+    assert f.tier == "below_threshold"
+    assert f.next_metric == "per_capita_wage_ratio"
+    assert float(f.margin_to_next) == pytest.approx(0.10 - 136.33 / 5313, abs=1e-3)
+
+
+def test_an_organiser_funded_prize_is_exempt_with_its_reason(classify):
+    from dataclasses import replace
+
+    facts = replace(session(figures(stake=60)), organiser_prize=True)
+    f = only(classify(facts))
+    assert f.tier == "exempt"
+    assert f.exemptions[0].startswith("interp-2005-organiser-prize: 组织者出资设立的奖金")
+
+
+def test_a_public_place_is_listed_as_an_aggravation(classify):
+    from dataclasses import replace
+
+    facts = replace(session(figures(stake=60)), venue="public_place")
+    f = only(classify(facts))
+    assert f.aggravations == ["mps-2005-public-place: 在公共场所赌博的，可以从重处罚 (三)"]

@@ -53,3 +53,31 @@ def test_strict_raises_at_the_first_reject(rule_book):
         assert ":2 session cut-1" in str(exc)
     else:
         raise AssertionError("strict audit did not stop")
+
+
+def _tournament(tmp_path, prize):
+    import json
+
+    session = json.loads((SAMPLES / "douniu.jsonl").read_text().splitlines()[0])
+    session.update(tournament=True, prize=prize)
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(session, ensure_ascii=False) + "\n")
+    return str(path)
+
+
+def test_a_tournament_with_an_organiser_funded_prize_audits_as_exempt(rule_book, tmp_path):
+    seen = []
+    path = _tournament(tmp_path, {"amount": 5000, "funded_by": "organiser"})
+    services.audit(FakeUnitOfWork(rule_book), [path], services.AuditOptions(), seen.append)
+    players = [f for f in seen if f.subject.startswith("player:")]
+    assert {f.tier for f in players} == {"exempt"}
+    assert all("interp-2005-organiser-prize" in f.exemptions[0] for f in players)
+
+
+def test_a_tournament_paid_from_entry_fees_is_classified_on_its_stakes(rule_book, tmp_path):
+    seen = []
+    path = _tournament(tmp_path, {"amount": 400, "funded_by": "entry_fees", "entry_fee": 100})
+    services.audit(FakeUnitOfWork(rule_book), [path], services.AuditOptions(), seen.append)
+    players = [f for f in seen if f.subject.startswith("player:")]
+    assert {f.tier for f in players} == {"administrative_very_serious"}
+    assert {f.value for f in players if f.metric == "single_stake"} == {100}
