@@ -22,7 +22,7 @@ from compliance.domain.findings import Finding
 from compliance.domain.rules import RuleBook
 from compliance.domain.windows import judge_window
 from compliance.domain.ruleset import Resolver
-from compliance.errors import LogError
+from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import Reject, split_ranges
 from compliance.pipeline import AuditedSession, Auditor, Totals, add_session, merge_totals
 
@@ -109,6 +109,13 @@ class AuditSummary:
 
 
 def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
+    for group, chosen in options.classifier.versions.items():
+        members = sorted(i.id for i in book.instruments.values() if i.version_group == group)
+        if chosen not in members:
+            raise ConfigError(
+                f"--rule-version {group}={chosen}: "
+                + (f"choose one of {', '.join(members)}" if members else "no such version group")
+            )
     resolver = Resolver(book, options.classifier.versions)
     return Auditor(
         classifier=Classifier(resolver, options.classifier),

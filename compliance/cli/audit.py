@@ -36,6 +36,16 @@ class FailOn:
             self.tripped = True
 
 
+def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        group, sep, instrument = pair.partition("=")
+        if not sep or not group or not instrument:
+            raise click.BadParameter(f"{pair!r} is not GROUP=INSTRUMENT", param_hint="--rule-version")
+        out[group] = instrument
+    return out
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -68,6 +78,8 @@ def summary_line(summary: services.AuditSummary, where: str) -> str:
 @click.option("--all", "show_all", is_flag=True, help="Table: also show below-threshold and exempt results.")
 @click.option("--win-loss-scope", type=click.Choice(["player", "table"]), default="player",
               show_default=True, help="全场输赢 per player, or the table's total (docs/metrics.md).")
+@click.option("--rule-version", "versions", multiple=True, metavar="GROUP=INSTRUMENT",
+              help="Apply this instrument of a disputed version group (repeatable).")
 @click.option("--window-days", type=click.IntRange(min=0), default=180, show_default=True,
               help="Days over which players, room owners and platforms are summed (0: none).")
 @click.option("--priors", type=click.Path(exists=True, dir_okay=False),
@@ -76,7 +88,7 @@ def summary_line(summary: services.AuditSummary, where: str) -> str:
               help="Processes auditing byte ranges of the input in parallel.")
 @db_option
 def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, win_loss_scope,
-          window_days, priors, workers, db_url):
+          versions, window_days, priors, workers, db_url):
     """Audit session logs (.jsonl or .jsonl.gz) and store the run.
 
     Every session is re-settled from its cards and bets, measured, and judged
@@ -99,7 +111,7 @@ def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, wi
         workers=workers,
         window_days=window_days,
         priors=read_priors(priors) if priors else {},
-        classifier=ClassifierOptions(win_loss_scope=win_loss_scope),
+        classifier=ClassifierOptions(win_loss_scope=win_loss_scope, versions=parse_versions(versions)),
     )
     summary = services.audit(SqlUnitOfWork(engine), list(files), options, on_finding)
     writer.close()

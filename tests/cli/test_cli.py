@@ -233,3 +233,11 @@ def test_priors_without_the_needed_columns_are_a_one_line_error(run, tmp_path):
     result = run("audit", DOUNIU, "--priors", str(priors))
     assert result.exit_code == 1
     assert result.stderr.startswith(f"Error: {priors}: needs columns platform, player_id, date")
+
+
+def test_an_unknown_rule_version_is_a_one_line_error(run):
+    result = run("audit", DOUNIU, "--rule-version", "sh-discretion=nope")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: --rule-version sh-discretion=nope: choose one of sh-discretion-200, sh-discretion-trial\n"
+    )

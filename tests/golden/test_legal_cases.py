@@ -15,7 +15,8 @@ def classify(rule_book):
 
     def judge(facts, **options):
         if options:
-            return Classifier(Resolver(rule_book), ClassifierOptions(**options)).classify(facts)
+            resolver = Resolver(rule_book, options.get("versions"))
+            return Classifier(resolver, ClassifierOptions(**options)).classify(facts)
         return classifier.classify(facts)
 
     return judge
@@ -183,3 +184,14 @@ def test_a_public_place_is_listed_as_an_aggravation(classify):
     facts = replace(session(figures(stake=60)), venue="public_place")
     f = only(classify(facts))
     assert f.aggravations == ["mps-2005-public-place: 在公共场所赌博的，可以从重处罚 (三)"]
+
+
+def test_shanghai_uses_the_default_100_line_and_says_it_is_disputed(classify):
+    f = only(classify(session(figures(stake=5, capital=150), where="上海", game_class="mahjong")))
+    assert (f.tier, f.instrument, f.disputed) == ("administrative", "sh-discretion-trial", True)
+
+
+def test_shanghai_200_line_is_selectable(classify):
+    facts = session(figures(stake=5, capital=150), where="上海", game_class="mahjong")
+    f = only(classify(facts, versions={"sh-discretion": "sh-discretion-200"}))
+    assert f.tier == "below_threshold"
