@@ -9,6 +9,7 @@ import click
 from compliance import services
 from compliance.priors import read_priors
 from compliance.cli.options import db_option, open_engine
+from compliance.cli.progress import Progress
 from compliance.db.uow import SqlUnitOfWork
 from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.tiers import TIER_CODES, Tier
@@ -113,7 +114,12 @@ def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, wi
         priors=read_priors(priors) if priors else {},
         classifier=ClassifierOptions(win_loss_scope=win_loss_scope, versions=parse_versions(versions)),
     )
-    summary = services.audit(SqlUnitOfWork(engine), list(files), options, on_finding)
+    progress = Progress()
+    try:
+        summary = services.audit(SqlUnitOfWork(engine), list(files), options, on_finding,
+                                 progress.tick)
+    finally:
+        progress.close()
     writer.close()
     output.flush()
     for reject in summary.reject_list[:MAX_REJECTS_SHOWN]:
