@@ -33,6 +33,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "margin_share": ("距下一档 (占界线%)", "margin to next tier (% of the line)"),
     "exposure": ("赌资敞口最高", "Top exposure"),
     "rooms": ("房间", "rooms"),
+    "room": ("房间", "room"),
     "owners": ("房主", "room owners"),
     "top_players": ("玩家", "players"),
     "capital": ("赌资 (元)", "capital (yuan)"),

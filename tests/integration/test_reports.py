@@ -1,0 +1,134 @@
+"""Reports of a simulated, audited run: filters, escaping, exports, offline HTML."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from sqlalchemy import select
+
+from compliance import report_service
+from compliance.db.models import FindingRow
+from compliance.reporting.csv_report import render_csv
+from compliance.reporting.html import render_html
+from compliance.reporting.json_report import render_json
+from compliance.reporting.model import ReportQuery
+from tests.builders_report import FORMULA_NAME, HOSTILE_NAME, HOSTILE_ROOM, audited_database
+
+CHARTS = ("by_place", "distribution", "near_misses", "exposure", "over_time", "mismatches")
+SERIOUS = {"administrative", "administrative_serious", "administrative_very_serious",
+           "criminal", "criminal_serious"}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    engine = audited_database(tmp_path_factory.mktemp("reports"), sessions=40, hostile=True)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def full_report(engine):
+    return report_service.make_report(engine, ReportQuery())
+
+
+@pytest.fixture(scope="module")
+def html(full_report) -> str:
+    return render_html(full_report, "zh")
+
+
+def _key(f: dict) -> tuple:
+    return (f["session_id"], f["subject"], f["kind"], f.get("tier") or f.get("check") or "",
+            str(f.get("round") or ""))
+
+
+def test_a_hostile_player_name_and_room_show_as_text(html):
+    assert HOSTILE_NAME not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<img" not in html
+    assert "&lt;img src=x onerror=alert(2)&gt;" in html
+    assert "<script" not in html
+
+
+def test_the_html_fetches_nothing(html):
+    assert not re.search(r'\b(?:src|href)\s*=\s*"(?!#|data:)', html)
+    assert "default-src 'none'" in html
+
+
+def test_every_chart_is_inline_svg(html):
+    for name in CHARTS:
+        assert f'<svg class="chart" data-chart="{name}"' in html
+
+
+def test_the_report_says_it_is_not_legal_advice_in_both_languages(html):
+    assert "本报告仅供参考，不构成法律意见。" in html
+    assert "This report informs; it is not legal advice." in html
+
+
+def test_without_a_cjk_font_the_report_says_so_and_still_draws(full_report):
+    page = render_html(full_report, "en", cjk_family=None)
+    assert "No CJK font found: chart labels are in English only." in page
+    assert page.count('<svg class="chart"') == len(CHARTS)
+
+
+def test_csv_neutralises_a_formula_in_a_player_name(full_report):
+    rows = list(csv.DictReader(io.StringIO(render_csv(full_report))))
+    names = {row["name"] for row in rows}
+    assert "'" + FORMULA_NAME in names
+    assert not any(cell.startswith(("=", "+", "@")) for row in rows for cell in row.values()
+                   if cell and not _is_number(cell))
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def test_filtered_csv_and_json_hold_exactly_the_filtered_findings(engine):
+    query = ReportQuery(jurisdiction="hunan", tiers=("administrative", "integrity"))
+    report = report_service.make_report(engine, query)
+    with engine.connect() as conn:
+        stored = [r.payload for r in conn.execute(select(FindingRow.payload))]
+    expected = {
+        _key(f) for f in stored
+        if f["jurisdiction"] == "430000"
+        and (f["kind"] == "integrity" or f.get("tier") in SERIOUS)
+    }
+    from_csv = {_key(row) for row in csv.DictReader(io.StringIO(render_csv(report)))}
+    from_json = {_key(f) for f in json.loads(render_json(report))["findings"]}
+    assert expected
+    assert from_csv == expected
+    assert from_json == expected
+
+
+def test_a_date_range_reads_sessions_of_every_run(engine, full_report):
+    days = sorted(f["day"] for f in full_report.findings)
+    since, until = days[len(days) // 3], days[2 * len(days) // 3]
+    from datetime import date
+
+    query = ReportQuery(since=date.fromisoformat(since), until=date.fromisoformat(until))
+    report = report_service.make_report(engine, query, run=None)
+    assert report.findings
+    assert all(since <= f["day"] <= until for f in report.findings)
+    assert report.query.run is None
+    assert [r.id for r in report.runs] == [1]
+
+
+def test_the_room_filter_of_json_keeps_the_summary_consistent(engine):
+    report = report_service.make_report(engine, ReportQuery(game="douniu"))
+    data = json.loads(render_json(report))
+    assert {f["game"] for f in data["findings"]} == {"douniu"}
+    assert sum(data["summary"]["findings"].values()) == len(data["findings"])
+    assert data["threshold_lines"]
+    assert data["top_rooms"][0]["capital"] >= data["top_rooms"][-1]["capital"]
+
+
+def test_hostile_room_stays_text_in_json(full_report):
+    data = json.loads(render_json(full_report))
+    assert HOSTILE_ROOM in {f.get("room_id") for f in data["findings"]}
