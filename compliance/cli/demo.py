@@ -7,12 +7,13 @@ from pathlib import Path
 
 import click
 
-from compliance import services
+from compliance import report_service, services
 from compliance.cli.audit import summary_line
 from compliance.cli.options import db_option, open_engine
 from compliance.db.uow import SqlUnitOfWork
 from compliance.domain.tiers import Tier
 from compliance.games import game_codes
+from compliance.reporting.model import ReportQuery
 from compliance.simulate import SimulationSpec, write_log
 
 SHORT = {
@@ -82,4 +83,7 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
     click.echo(f"Rejected lines  拒收: {summary.rejects}")
     click.echo(summary_line(summary, where))
     click.echo(f"Next: compliance audit {Path(log_path).name} --fail-on administrative_serious --format jsonl")
+    report = report_service.make_report(engine, ReportQuery(), summary.run_id)
+    page = report_service.write_report(report, "html", "report.html").resolve()
+    click.echo(f"Report  报告: {page} (open it in a browser; compliance report --help for more)")
     click.echo(DISCLAIMER)

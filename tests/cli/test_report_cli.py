@@ -87,3 +87,13 @@ def test_report_help_has_an_example(run, sqlite_url):
     result = run(sqlite_url, "--help")
     assert result.exit_code == 0
     assert "Example: compliance report" in result.stdout
+
+
+def test_demo_ends_by_writing_report_html_and_saying_where(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("COMPLIANCE_DB_URL", raising=False)
+    result = CliRunner().invoke(cli, ["demo", "--sessions", "16"])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "report.html").resolve()
+    assert f"Report  报告: {page} (open it in a browser" in result.stdout
+    assert '<svg class="chart" data-chart="by_place"' in page.read_text(encoding="utf-8")
