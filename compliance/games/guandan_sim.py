@@ -20,108 +20,131 @@ from compliance.games.guandan import DEFAULT_PRESET, GuandanOptions, Match
 from compliance.games.guandan_hand import Table, due_tribute, team
 
 RUN_SHAPES = {combos.STRAIGHT: (1, 5), combos.TUBE: (2, 3), combos.PLATE: (3, 2)}
+GROUP_SIZES = {combos.SINGLE: 1, combos.PAIR: 2, combos.TRIPLE: 3}
+Candidate = tuple[list[str], combos.Combo]
 
 
-def fill(
-    hand: Counter, need: dict[str, int], level: str, suit: str | None = None
-) -> list[str] | None:
-    """Cards from the hand for a rank pattern, naturals first, the 逢人配 card for the rest."""
-    wild = combos.wildcard(level)
-    spare = hand[wild]
-    cards: list[str] = []
-    for rank, count in need.items():
-        held = [
-            c
-            for c in hand.elements()
-            if c != wild and rank_of(c) == rank and (suit is None or c[0] == suit)
-        ]
-        if rank in JOKERS and len(held) < count:
-            return None
-        take = held[:count]
-        cards += take
-        spare -= count - len(take)
-        if spare < 0:
-            return None
-        cards += [wild] * (count - len(take))
-    return cards
+class Holding:
+    """A hand indexed by rank for the player's search: natural cards per rank and wildcards."""
 
+    def __init__(self, hand: Counter, level: str):
+        self.level = level
+        self.wild = combos.wildcard(level)
+        self.wilds = hand[self.wild]
+        self.by_rank: dict[str, list[str]] = {}
+        for card, count in hand.items():
+            if card != self.wild and count > 0:
+                self.by_rank.setdefault(rank_of(card), []).extend([card] * count)
 
-def candidates(hand: Counter, level: str, kind: str) -> list[list[str]]:
-    """Card sets that may make a combination of the kind (validated by the caller)."""
-    found: list[list[str]] = []
-    ranks = (*combos.LEVELS, *JOKERS)
-    if kind in (combos.SINGLE, combos.PAIR, combos.TRIPLE):
-        size = {combos.SINGLE: 1, combos.PAIR: 2, combos.TRIPLE: 3}[kind]
-        found = [c for r in ranks if (c := fill(hand, {r: size}, level))]
-    elif kind == combos.FULL_HOUSE:
-        for triple in combos.LEVELS:
-            three = fill(hand, {triple: 3}, level)
-            if not three:
-                continue
-            rest = hand - Counter(three)
-            two = next((c for r in ranks if r != triple and (c := fill(rest, {r: 2}, level))), None)
-            if two:
-                found.append(three + two)
-    elif kind in RUN_SHAPES:
-        count, length = RUN_SHAPES[kind]
-        for start in range(1, 16 - length):
-            need = {combos.SEQUENCE_NAME[p]: count for p in range(start, start + length)}
-            if cards := fill(hand, need, level):
-                found.append(cards)
-    elif kind in combos.BOMBS:
-        wild = combos.wildcard(level)
+    def fill(
+        self, need: dict[str, int], suit: str | None = None, taken: Counter | None = None
+    ) -> list[str] | None:
+        """Cards for a rank pattern, naturals first, the 逢人配 card for the rest."""
+        spare = self.wilds - (taken[self.wild] if taken else 0)
+        cards: list[str] = []
+        for rank, count in need.items():
+            pool = self.by_rank.get(rank, [])
+            if suit is not None:
+                pool = [c for c in pool if c[0] == suit]
+            if taken:
+                pool = list((Counter(pool) - taken).elements())
+            take = pool[:count]
+            short = count - len(take)
+            spare -= short
+            if spare < 0 or (short and rank in JOKERS):
+                return None
+            cards += take + [self.wild] * short
+        return cards
+
+    def candidates(self, kind: str, above: int = 0) -> list[Candidate]:
+        """Card sets for a combination of the kind with a key above `above`, and its meaning."""
+        value = combos.value
+        level = self.level
+        found: list[Candidate] = []
+        if kind in GROUP_SIZES:
+            size = GROUP_SIZES[kind]
+            for rank in (*combos.LEVELS, *JOKERS):
+                if value(rank, level) <= above:
+                    continue
+                if cards := self.fill({rank: size}):
+                    found.append((cards, combos.Combo(kind, value(rank, level), size, rank)))
+        elif kind == combos.FULL_HOUSE:
+            for triple in combos.LEVELS:
+                if value(triple, level) <= above:
+                    continue
+                three = self.fill({triple: 3})
+                if not three:
+                    continue
+                pairs = (self.fill({r: 2}, taken=Counter(three)) for r in (*combos.LEVELS, *JOKERS))
+                two = next((c for c in pairs if c and rank_of(c[0]) != triple), None)
+                if two:
+                    combo = combos.Combo(kind, value(triple, level), 5, triple)
+                    found.append((three + two, combo))
+        elif kind in RUN_SHAPES:
+            count, length = RUN_SHAPES[kind]
+            for top, ranks in combos.RUN_SETS[length]:
+                if top <= above:
+                    continue
+                if cards := self.fill({r: count for r in ranks}):
+                    name = combos.SEQUENCE_NAME[top]
+                    found.append((cards, combos.Combo(kind, top, count * length, name)))
+        elif kind in combos.BOMBS:
+            found = self._bombs()
+        return found
+
+    def _bombs(self) -> list[Candidate]:
+        found: list[Candidate] = []
         for rank in combos.LEVELS:
-            held = sum(n for c, n in hand.items() if c != wild and rank_of(c) == rank)
-            if held + hand[wild] >= 4 and held >= 2:
-                found.append(fill(hand, {rank: max(4, held)}, level) or [])
+            held = len(self.by_rank.get(rank, ()))
+            if held >= 2 and held + self.wilds >= 4:
+                size = max(4, held)
+                cards = self.fill({rank: size}) or []
+                combo = combos.Combo(combos.BOMB, combos.value(rank, self.level), size, rank)
+                found.append((cards, combo))
         for suit in "SHCD":
-            for start in range(1, 11):
-                need = {combos.SEQUENCE_NAME[p]: 1 for p in range(start, start + 5)}
-                if cards := fill(hand, need, level, suit):
-                    found.append(cards)
-        if hand["BJ"] == 2 and hand["RJ"] == 2:
-            found.append(["BJ", "BJ", "RJ", "RJ"])
-    return [c for c in found if c]
+            for top, ranks in combos.RUN_SETS[5]:
+                if cards := self.fill(dict.fromkeys(ranks, 1), suit):
+                    name = combos.SEQUENCE_NAME[top]
+                    found.append((cards, combos.Combo(combos.STRAIGHT_FLUSH, top, 5, name)))
+        if len(self.by_rank.get("BJ", ())) == 2 and len(self.by_rank.get("RJ", ())) == 2:
+            found.append((["BJ", "BJ", "RJ", "RJ"], combos.Combo(combos.JOKER_BOMB, 17, 4, "RJ")))
+        return [c for c in found if c[0]]
 
 
 def weakest(
-    hand: Counter, level: str, kinds: tuple[str, ...], table: combos.Combo | None
+    holding: Holding, kinds: tuple[str, ...], table: combos.Combo | None
 ) -> tuple[list[str], str] | None:
-    """The weakest card set of the kinds that is a legal play against the table, and its label."""
+    """The weakest candidate of the kinds that beats the table, and its label."""
     best = None
+    above = table.key if table is not None and not table.is_bomb else 0
     for kind in kinds:
-        for cards in candidates(hand, level, kind):
-            for combo in combos.interpretations(cards, level):
-                if combo.kind in kinds and (table is None or combos.beats(combo, table)):
-                    strength = (
-                        combo.is_bomb,
-                        combo.power if combo.is_bomb else (0, combo.key),
-                        len(cards),
-                    )
-                    if best is None or strength < best[0]:
-                        best = (strength, cards, combo.label)
+        for cards, combo in holding.candidates(kind, 0 if kind in combos.BOMBS else above):
+            if table is None or combos.beats(combo, table):
+                strength = (combo.is_bomb, combo.power if combo.is_bomb else (0, combo.key))
+                if best is None or (strength, len(cards)) < best[0]:
+                    best = ((strength, len(cards)), cards, combo.label)
     return (best[1], best[2]) if best else None
 
 
 def choose_play(table: Table, player: str, rng: random.Random) -> tuple[list[str], str | None]:
     """A simple legal move: the cards and, where they are ambiguous, what they are declared as."""
     hand, level = table.hands[player], table.level
+    holding = Holding(hand, level)
     if table.table is None:
         kinds: tuple[str, ...] = (combos.SINGLE, combos.PAIR, combos.TRIPLE)
-        roll = rng.random()
-        if roll < 0.2:
+        if rng.random() < 0.2:
             kinds = (combos.STRAIGHT, combos.TUBE, combos.PLATE, combos.FULL_HOUSE)
-        found = weakest(hand, level, kinds, None) or weakest(hand, level, (combos.SINGLE,), None)
-        if found is None:  # only a bomb or the wildcards left
-            found = weakest(hand, level, tuple(combos.BOMBS), None) or (list(hand.elements()), None)
+        found = weakest(holding, kinds, None) or weakest(holding, (combos.SINGLE,), None)
     else:
         if team(table.seats, table.owner) == team(table.seats, player) and rng.random() < 0.85:
             return [], None
-        found = weakest(hand, level, (table.table.kind,), table.table)
+        found = weakest(holding, (table.table.kind,), table.table)
         if found is None and rng.random() < 0.3:
-            found = weakest(hand, level, tuple(combos.BOMBS), table.table)
-        if found is None:
+            found = weakest(holding, tuple(combos.BOMBS), table.table)
+    if found is None or combos.choose(found[0], level, table.table, found[1])[0] is None:
+        if table.table is not None:
             return [], None
+        found = ([min(hand, key=lambda c: combos.value(rank_of(c), level))], None)
     cards, label = found
     return cards, (label if len(combos.interpretations(cards, level)) > 1 else None)
 
