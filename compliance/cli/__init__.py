@@ -45,7 +45,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from compliance.cli import audit, db, demo, games, logs, report, simulate
+    from compliance.cli import audit, db, demo, games, logs, report, rules, simulate, whatif
 
     cli.add_command(audit.audit)
     cli.add_command(db.db)
@@ -53,6 +53,8 @@ def _register() -> None:
     cli.add_command(logs.logs)
     cli.add_command(simulate.simulate)
     cli.add_command(demo.demo)
+    cli.add_command(rules.rules)
+    cli.add_command(whatif.whatif)
     cli.add_command(report.report)
 
 

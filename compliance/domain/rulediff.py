@@ -51,11 +51,15 @@ def condition_words(clause: Clause | None) -> str:
         return "always (no condition)"
     if isinstance(clause, Comparison):
         return clause.describe()
-    joined = f" {'and' if clause.mode == 'all' else 'or'} ".join(
-        condition_words(p) if isinstance(p, Comparison) else f"({condition_words(p)})"
-        for p in clause.parts
+    return f" {'and' if clause.mode == 'all' else 'or'} ".join(
+        f"({condition_words(p)})" if _compound(p) else condition_words(p) for p in clause.parts
     )
-    return joined
+
+
+def _compound(clause: Clause) -> bool:
+    if isinstance(clause, Condition):
+        return True
+    return sum(getattr(clause, k) is not None for k in ("min", "above", "max", "below")) > 1
 
 
 def words(value: Any) -> str:

@@ -1,0 +1,48 @@
+"""规则工作单元: the unit of work of the rule tooling, with the change trail and stored sessions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import groupby
+from typing import Any
+
+from sqlalchemy import select
+
+from compliance.db import rulestore, trail
+from compliance.db.models import PlayerMetricsRow, SessionRow
+from compliance.db.uow import SqlUnitOfWork
+from compliance.domain.rules import RuleBook
+
+SESSIONS = SessionRow.__table__
+PLAYERS = PlayerMetricsRow.__table__
+
+
+class RulesUnitOfWork(SqlUnitOfWork):
+    """A SqlUnitOfWork that says who changed the rules and why."""
+
+    def save_rules(
+        self, book: RuleBook, actor: str | None = None, reason: str = ""
+    ) -> dict[str, tuple[int, int]]:
+        return rulestore.save_book(self.conn, book, actor, reason)
+
+    def verify_rules(self) -> trail.Verdict:
+        return rulestore.verify_trail(self.conn)
+
+    def rule_changes(self, limit: int | None = None) -> list[dict[str, Any]]:
+        return trail.entries(self.conn, limit)
+
+    def stored_sessions(self) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Every stored session with its players' metrics, in key order."""
+        sessions = self.conn.execute(
+            select(SESSIONS).order_by(SESSIONS.c.platform, SESSIONS.c.session_id)
+        ).mappings()
+        players = self.conn.execute(
+            select(PLAYERS).order_by(PLAYERS.c.platform, PLAYERS.c.session_id,
+                                     PLAYERS.c.player_id)
+        ).mappings().all()
+        by_key = {
+            key: [dict(p) for p in group]
+            for key, group in groupby(players, key=lambda p: (p["platform"], p["session_id"]))
+        }
+        for s in sessions:
+            yield dict(s), by_key.get((s["platform"], s["session_id"]), [])

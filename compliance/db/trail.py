@@ -1,0 +1,182 @@
+"""变更记录: the hash-chained trail of every change made to the rule tables.
+
+Each entry holds who, when, why, which row, and the row before and after, as
+canonical JSON; its hash is SHA-256 over the previous entry's hash and that
+JSON, so an entry edited or removed breaks the chain. Replaying the `after`
+values gives the state the rule tables should be in: a row changed behind the
+tool's back differs from it, and `verify` names the row.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Connection, Table, func, insert, select, text
+
+from compliance.db.models import RuleChangeRow
+
+CHANGES = RuleChangeRow.__table__
+GENESIS = "0" * 64
+
+
+def default_actor() -> str:
+    """Who: $USER, else the login name, else `unknown`."""
+    try:
+        return os.environ.get("USER") or getpass.getuser() or "unknown"
+    except (KeyError, OSError):
+        return "unknown"
+
+
+def plain(value: Any) -> Any:
+    """A column value as JSON, the same whichever database it came from."""
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f") if value == value.to_integral_value() else str(
+            value.normalize())
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+def canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def row_key(table: Table, row: dict[str, Any]) -> str:
+    return "|".join(str(row[c.name]) for c in table.primary_key.columns)
+
+
+def snapshot(conn: Connection, table: Table) -> dict[str, dict[str, Any]]:
+    """Every row of a table as plain JSON, by key."""
+    return {
+        row_key(table, r): {k: plain(v) for k, v in r.items()}
+        for r in conn.execute(select(table)).mappings()
+    }
+
+
+def _utc(at: datetime) -> str:
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=UTC)
+    return at.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def entry_hash(prev: str, entry: dict[str, Any]) -> str:
+    content = {
+        "at": _utc(entry["at"]), "actor": entry["actor"], "reason": entry["reason"],
+        "action": entry["action"], "table": entry["table_name"], "key": entry["row_key"],
+        "before": entry["before"], "after": entry["after"],
+    }
+    return hashlib.sha256((prev + canonical(content)).encode()).hexdigest()
+
+
+def _last_hash(conn: Connection) -> str | None:
+    return conn.execute(select(CHANGES.c.hash).order_by(CHANGES.c.id.desc()).limit(1)).scalar()
+
+
+@contextmanager
+def recording(
+    conn: Connection, tables: Sequence[Table], actor: str | None = None, reason: str = ""
+) -> Iterator[None]:
+    """Append an entry for every row the block adds or changes; none when nothing changed."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text(f"LOCK TABLE {CHANGES.name} IN EXCLUSIVE MODE"))
+    before = {t.name: snapshot(conn, t) for t in tables}
+    yield
+    at = datetime.now(UTC)
+    who = actor or default_actor()
+    entries: list[dict[str, Any]] = []
+    prev = _last_hash(conn)
+    if prev is None:
+        prev = GENESIS
+        for t in tables:
+            for key, row in before[t.name].items():
+                entries.append(_entry(at, "system", "rows present before the change trail",
+                                      "baseline", t.name, key, None, row))
+    for t in tables:
+        old = before[t.name]
+        for key, row in snapshot(conn, t).items():
+            if old.get(key) != row:
+                action = "insert" if key not in old else "update"
+                entries.append(_entry(at, who, reason, action, t.name, key, old.get(key), row))
+    for entry in entries:
+        entry["prev_hash"] = prev
+        entry["hash"] = prev = entry_hash(prev, entry)
+    if entries:
+        conn.execute(insert(CHANGES), entries)
+
+
+def _entry(at, actor, reason, action, table, key, before, after) -> dict[str, Any]:
+    return {"at": at, "actor": actor, "reason": reason, "action": action, "table_name": table,
+            "row_key": key, "before": before, "after": after}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """校验结果: how many entries and rows were checked, and what is wrong."""
+
+    entries: int
+    rows: int
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify(conn: Connection, tables: Sequence[Table]) -> Verdict:
+    """Recompute the chain, then compare the rule tables with the state the trail gives."""
+    problems: list[str] = []
+    state: dict[tuple[str, str], dict[str, Any] | None] = {}
+    prev = GENESIS
+    count = 0
+    for entry in conn.execute(select(CHANGES).order_by(CHANGES.c.id)).mappings():
+        count += 1
+        where = f"trail entry {entry['id']} ({entry['table_name']} {entry['row_key']})"
+        if entry["prev_hash"] != prev:
+            problems.append(f"{where}: chain broken, previous hash does not match")
+        if entry_hash(entry["prev_hash"], dict(entry)) != entry["hash"]:
+            problems.append(f"{where}: hash does not match its content (entry edited)")
+        prev = entry["hash"]
+        state[(entry["table_name"], entry["row_key"])] = entry["after"]
+    rows = 0
+    for t in tables:
+        current = snapshot(conn, t)
+        rows += len(current)
+        for key, row in current.items():
+            expected = state.get((t.name, key))
+            if expected is None:
+                problems.append(f"{t.name} {key}: not in the trail (added outside the tool)")
+            elif expected != row:
+                fields = sorted(k for k in row.keys() | expected.keys()
+                                if row.get(k) != expected.get(k))
+                detail = "; ".join(f"{f}: trail {expected.get(f)!r}, database {row.get(f)!r}"
+                                   for f in fields)
+                problems.append(f"{t.name} {key}: changed outside the tool ({detail})")
+        for (name, key), expected in state.items():
+            if name == t.name and expected is not None and key not in current:
+                problems.append(f"{t.name} {key}: deleted outside the tool")
+    return Verdict(count, rows, tuple(problems))
+
+
+def entries(conn: Connection, limit: int | None = None) -> list[dict[str, Any]]:
+    """The newest entries first."""
+    stmt = select(CHANGES).order_by(CHANGES.c.id.desc())
+    if limit:
+        stmt = stmt.limit(limit)
+    return [dict(r) for r in conn.execute(stmt).mappings()]
+
+
+def count(conn: Connection) -> int:
+    return conn.execute(select(func.count()).select_from(CHANGES)).scalar_one()

@@ -1,0 +1,102 @@
+"""规则修改: a rule book changed by a patch of rows or by one bound, never in place.
+
+`overlay` applies rows the way an import stores them: a row replaces the row
+with the same key, new rows are added, rows the patch does not name stay.
+`set_bound` moves one bound of one band: `BAND.METRIC.BOUND=VALUE`, e.g.
+`hn-2015-general-stake.single_stake.max=100`; `none` removes the bound.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from decimal import Decimal, InvalidOperation
+
+from compliance.domain.rulediff import row_key
+from compliance.domain.rules import BOUND_KEYS, Clause, Comparison, Condition, RuleBook
+from compliance.errors import RulesError
+
+RIVAL = {"min": "above", "above": "min", "max": "below", "below": "max"}
+SETTING = re.compile(r"^(?P<band>[^=]+)\.(?P<metric>[a-z_]+)\.(?P<bound>min|max|above|below)"
+                     r"=(?P<value>.+)$")
+
+
+def overlay(base: RuleBook, patch: RuleBook) -> RuleBook:
+    """`base` with the rows of `patch` added or replacing theirs by key."""
+    out = {}
+    for f in dataclasses.fields(base):
+        mine, theirs = getattr(base, f.name), getattr(patch, f.name)
+        if isinstance(mine, dict):
+            out[f.name] = {**mine, **theirs}
+            continue
+        rows = {row_key(f.name, r): r for r in mine}
+        rows.update({row_key(f.name, r): r for r in theirs})
+        out[f.name] = list(rows.values())
+    return RuleBook(**out)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BoundSetting:
+    """One changed bound, as given on the command line."""
+
+    band: str
+    metric: str
+    bound: str
+    value: Decimal | None
+
+    @classmethod
+    def parse(cls, text: str) -> BoundSetting:
+        m = SETTING.match(text.strip())
+        if not m:
+            raise RulesError(f"bad setting {text!r}: expected BAND.METRIC.BOUND=VALUE, BOUND one "
+                             "of min, max, above, below (e.g. hn-2015-general-stake.single_stake.max=100)")
+        raw = m["value"].strip()
+        if raw.lower() == "none":
+            value = None
+        else:
+            try:
+                value = Decimal(raw)
+            except InvalidOperation:
+                raise RulesError(f"bad setting {text!r}: {raw!r} is not a number") from None
+        return cls(m["band"], m["metric"], m["bound"], value)
+
+    def describe(self) -> str:
+        return f"{self.band}.{self.metric}.{self.bound}={self.value if self.value is not None else 'none'}"
+
+
+def set_bound(book: RuleBook, setting: BoundSetting) -> RuleBook:
+    """A copy of the book with the bound moved on every comparison of that metric in that band."""
+    found = False
+    bands = []
+    for band in book.bands:
+        if band.id == setting.band:
+            found = True
+            condition, hits = _moved(band.condition, setting)
+            if not hits:
+                raise RulesError(f"band {band.id} has no comparison on {setting.metric}")
+            band = dataclasses.replace(band, condition=condition)
+        bands.append(band)
+    if not found:
+        raise RulesError(f"unknown band {setting.band!r}")
+    return dataclasses.replace(book, bands=bands)
+
+
+def _moved(clause: Clause | None, s: BoundSetting) -> tuple[Clause | None, int]:
+    if clause is None:
+        return None, 0
+    if isinstance(clause, Condition):
+        parts, hits = [], 0
+        for part in clause.parts:
+            moved, n = _moved(part, s)
+            parts.append(moved)
+            hits += n
+        return Condition(clause.mode, tuple(parts)), hits
+    if clause.metric != s.metric:
+        return clause, 0
+    bounds = {k: getattr(clause, k) for k in BOUND_KEYS}
+    bounds[s.bound] = s.value
+    if s.value is not None:
+        bounds[RIVAL[s.bound]] = None
+    if all(v is None for v in bounds.values()):
+        raise RulesError(f"{s.describe()} leaves a comparison on {s.metric} without a bound")
+    return Comparison(clause.metric, **bounds), 1
