@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from compliance.games.cards import JOKERS, rank_of, suit_of
+from compliance.games.cards import ALL_CARDS, JOKERS, rank_of, suit_of
 
 NATURAL_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 TRUMP = "T"
@@ -31,23 +31,28 @@ class Trumps:
     def __init__(self, level: str, suit: str | None):
         self.level = level
         self.suit_letter = suit
-        self.plain = [r for r in NATURAL_ORDER if r != level]
-        self._index = {r: i for i, r in enumerate(self.plain)}
-        top = len(self.plain)
-        self._trump_top = {"RJ": top + 3, "BJ": top + 2} if suit else {"RJ": top + 2, "BJ": top + 1}
+        plain = [r for r in NATURAL_ORDER if r != level]
+        top = len(plain)
+        jokers = {"RJ": top + 3, "BJ": top + 2} if suit else {"RJ": top + 2, "BJ": top + 1}
+        self._suit: dict[str, str] = {}
+        self._position: dict[str, int] = {}
+        for card in ALL_CARDS:
+            if card in JOKERS:
+                self._suit[card], self._position[card] = TRUMP, jokers[card]
+            elif rank_of(card) == level:
+                self._suit[card] = TRUMP
+                self._position[card] = top + (1 if suit_of(card) == suit else 0)
+            else:
+                self._suit[card] = TRUMP if suit_of(card) == suit else card[0]
+                self._position[card] = plain.index(rank_of(card))
 
     def suit(self, card: str) -> str:
         """The effective suit: T for a trump, else the card's own suit letter."""
-        if card in JOKERS or rank_of(card) == self.level or suit_of(card) == self.suit_letter:
-            return TRUMP
-        return card[0]
+        return self._suit[card]
 
     def position(self, card: str) -> int:
-        if card in JOKERS:
-            return self._trump_top[card]
-        if rank_of(card) == self.level:
-            return len(self.plain) + (1 if suit_of(card) == self.suit_letter else 0)
-        return self._index[rank_of(card)]
+        """The order within the effective suit; a tractor is pairs on consecutive positions."""
+        return self._position[card]
 
     def of_suit(self, cards: Iterable[str], suit: str) -> list[str]:
         return [c for c in cards if self.suit(c) == suit]
