@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from compliance.games.cards import JOKERS, rank_of, suit_of
 
@@ -113,6 +114,15 @@ RUN_SETS = {length: _run_sets(length) for _, _, length in RUNS}
 
 def interpretations(cards: Sequence[str], level: str) -> list[Combo]:
     """Every combination the cards can be played as, with the wildcards placed any way."""
+    return list(_interpretations(tuple(sorted(cards)), level))
+
+
+@lru_cache(maxsize=1 << 16)
+def _interpretations(cards: tuple[str, ...], level: str) -> tuple[Combo, ...]:
+    return tuple(_read(cards, level))
+
+
+def _read(cards: Sequence[str], level: str) -> list[Combo]:
     n = len(cards)
     wild = wildcard(level)
     jokers = Counter(c for c in cards if c in JOKERS)
