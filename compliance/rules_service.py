@@ -148,11 +148,13 @@ def import_files(
     """Validate rule files against the stored book and store their rows, with a trail entry each.
 
     Refused (RulesError, nothing stored) when a row is malformed or lacks its
-    source, or when the files would bring a fault `rules check` finds.
+    source, or when the files would bring a fault `rules check` finds. Into a
+    database without rules the files alone are stored (data/ is not seeded first).
     """
     if not reason.strip():
         raise RulesError("an import needs a reason (--reason)")
-    base = stored_rules(uow, actor)
+    with uow:
+        base = uow.load_rules() if uow.has_rules() else RuleBook()
     files = expand(paths)
     patch = read_files(files)
     merged = overlay(base, patch)

@@ -1,0 +1,84 @@
+"""回测: moving 湖南's single-stake line from 50 to 100 changes exactly the tiers a re-audit changes."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+from compliance import rules_service, services
+from compliance.db.engine import ensure_schema, make_engine
+from compliance.db.models import PlayerMetricsRow
+from compliance.db.rules_uow import RulesUnitOfWork
+from compliance.db.uow import SqlUnitOfWork
+from compliance.domain.findings import ThresholdFinding
+from compliance.logs.reader import Reject
+from compliance.simulate import SimulationSpec, write_log
+from tests.rule_files import moved_line
+
+SETTINGS = ["hn-2015-general-stake.single_stake.max=100",
+            "hn-2015-general-serious.single_stake.min=100"]
+
+
+@pytest.fixture(scope="module")
+def hunan_log(tmp_path_factory) -> str:
+    path = str(tmp_path_factory.mktemp("whatif") / "hunan.jsonl")
+    write_log(SimulationSpec(games=("yuhuan", "guandan", "douniu", "chihuoguo"), sessions=120,
+                             seed=11, anomalies=0.0, jurisdictions=("430000",)), path)
+    return path
+
+
+def audited(url: str, log: str):
+    engine = make_engine(url)
+    ensure_schema(engine)
+    services.audit(SqlUnitOfWork(engine), [log], services.AuditOptions())
+    return engine
+
+
+def reaudit_tiers(book, log: str) -> dict[tuple[str, str], str]:
+    auditor = services.make_auditor(book, services.AuditOptions())
+    return {
+        (s.session_id, f.player): f.tier
+        for s in auditor.audit_file(log) if not isinstance(s, Reject)
+        for f in s.findings if isinstance(f, ThresholdFinding) and f.player
+    }
+
+
+def stored_tiers(engine) -> list:
+    with engine.connect() as conn:
+        return conn.execute(select(PlayerMetricsRow.session_id, PlayerMetricsRow.player_id,
+                                   PlayerMetricsRow.tier).order_by(PlayerMetricsRow.session_id,
+                                                                   PlayerMetricsRow.player_id)).all()
+
+
+def test_whatif_lists_exactly_the_tiers_a_direct_reaudit_changes(
+    any_db_url, hunan_log, rule_book, tmp_path
+):
+    engine = audited(any_db_url, hunan_log)
+    stored = stored_tiers(engine)
+    before = reaudit_tiers(rule_book, hunan_log)
+    after = reaudit_tiers(rules_service.with_patch(rule_book, [moved_line(tmp_path)]), hunan_log)
+    expected = {(sid, pid, before[sid, pid], after[sid, pid])
+                for sid, pid in before if before[sid, pid] != after[sid, pid]}
+
+    by_setting = rules_service.whatif(RulesUnitOfWork(engine), rules_service.edit_with([], SETTINGS))
+    by_file = rules_service.whatif(RulesUnitOfWork(engine),
+                                   rules_service.edit_with([moved_line(tmp_path)], []))
+
+    assert len(expected) > 5
+    for result in (by_setting, by_file):
+        assert {(c.session_id, c.player, c.before, c.after) for c in result.changes} == expected
+        assert result.sessions == 120
+    assert stored_tiers(engine) == stored
+
+
+def test_rules_exported_and_imported_into_a_fresh_database_classify_alike(
+    sqlite_url, hunan_log, tmp_path
+):
+    first = audited(sqlite_url, hunan_log)
+    rules_service.export(RulesUnitOfWork(first), tmp_path / "rules")
+    fresh = make_engine(f"sqlite:///{tmp_path / 'fresh.db'}")
+    ensure_schema(fresh)
+    rules_service.import_files(RulesUnitOfWork(fresh), [tmp_path / "rules"], "copy", "tester")
+    assert rules_service.verify(RulesUnitOfWork(fresh)).ok
+    services.audit(SqlUnitOfWork(fresh), [hunan_log], services.AuditOptions())
+    assert stored_tiers(fresh) == stored_tiers(first)
