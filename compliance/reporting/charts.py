@@ -147,7 +147,7 @@ def _distribution(report: Report, labels: Labels):
         bins = _log_bins(low, high)
         ax.hist(values, bins=bins, color="#90a4ae")
         ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+        ax.xaxis.set_major_formatter(FuncFormatter(_tick))
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_ylabel(labels("count"))
         for i, line in enumerate(lines):
@@ -158,6 +158,10 @@ def _distribution(report: Report, labels: Labels):
                     color=COLORS[line.tier] if line.tier != "administrative" else "#a07800")
     axes[-1].set_xlabel(labels("line_note"))
     return figure
+
+
+def _tick(value: float, _pos) -> str:
+    return f"{value:,.0f}" if value >= 1 else f"{value:g}"
 
 
 def _log_bins(low: float, high: float, count: int = 30) -> list[float]:
@@ -185,6 +189,8 @@ def _near_misses(report: Report, labels: Labels):
 
 
 def _exposure(report: Report, labels: Labels):
+    from matplotlib.ticker import FuncFormatter
+
     groups = [("rooms", report.top_rooms), ("owners", report.top_owners),
               ("top_players", report.top_players)]
     if not any(items for _, items in groups):
@@ -200,6 +206,7 @@ def _exposure(report: Report, labels: Labels):
         ax.barh(range(len(items)), [e.capital for e in items], color=colors)
         ax.set_yticks(range(len(items)), names, fontsize=7)
         ax.invert_yaxis()
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
         ax.set_xlabel(labels("capital"))
     return figure
 

@@ -47,6 +47,8 @@ def describe(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
         result, css = labels.tier(f["tier"]), f["tier"]
         figure = (f"{f.get('metric')} = {_num(f.get('value'))} ({f.get('boundary')})"
                   if f.get("value") is not None else (f.get("boundary") or ""))
+        if not figure and f.get("next_metric"):
+            figure = f"{f['next_metric']} → {_num(f.get('next_boundary'))}"
         if f.get("exemptions"):
             figure += f"; exempt ({', '.join(f['exemptions'])}), would be {f.get('would_be')}"
     elif kind == "integrity":

@@ -39,7 +39,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "capital": ("赌资 (元)", "capital (yuan)"),
     "over_time": ("结论随时间", "Findings over time"),
     "month": ("月份", "month"),
-    "mismatches": ("按游戏的结算不符", "Settlement mismatches by game"),
+    "mismatches": ("按游戏的结算不符等完整性问题", "Settlement mismatches and other integrity findings by game"),
     "table": ("结论明细 (按严重程度)", "Findings, most severe first"),
     "session": ("场次", "session"),
     "subject": ("对象", "subject"),
