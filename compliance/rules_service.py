@@ -237,12 +237,13 @@ def whatif(
     book = stored_rules(uow)
     changed = edit(book)
     classes = {code: g.game_class for code, g in book.game_types.items()}
+    prizes = {e.id for e in book.exemptions if e.kind == "organiser_prize"}
     now = Classifier(Resolver(book, options.versions), options)
     then = Classifier(Resolver(changed, options.versions), options)
     result = WhatIf()
     with uow:
         for session, players in uow.stored_sessions():
-            facts = session_facts(session, players, classes)
+            facts = session_facts(session, players, classes, prizes)
             result.sessions += 1
             result.players += len(players)
             before, after = tiers(now, facts, as_of), tiers(then, facts, as_of)
@@ -264,9 +265,14 @@ def tiers(classifier: Classifier, facts: SessionFacts, as_of: date | None) -> di
 
 
 def session_facts(
-    session: dict[str, Any], players: list[dict[str, Any]], classes: dict[str, str]
+    session: dict[str, Any], players: list[dict[str, Any]], classes: dict[str, str],
+    prizes: set[str] = frozenset(),
 ) -> SessionFacts:
-    """A stored session rebuilt as the classifier sees it (sessions + player_metrics rows)."""
+    """A stored session rebuilt as the classifier sees it (sessions + player_metrics rows).
+
+    The log itself is not re-read: an organiser-funded prize is known from the
+    stored findings that applied an organiser_prize exemption.
+    """
     measured = [_player_metrics(p) for p in players]
     figures = None
     if session["point_value"] is not None and all(m is not None for m in measured):
@@ -292,6 +298,7 @@ def session_facts(
         ),
         metrics=figures,
         rake=1 if session["rake"] else 0,
+        organiser_prize=bool(prizes & set(session.get("exempted_by") or ())),
         venue=session.get("venue") or "unknown",
     )
 

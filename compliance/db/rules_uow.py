@@ -9,12 +9,13 @@ from typing import Any
 from sqlalchemy import select
 
 from compliance.db import rulestore, trail
-from compliance.db.models import PlayerMetricsRow, SessionRow
+from compliance.db.models import FindingRow, PlayerMetricsRow, SessionRow
 from compliance.db.uow import SqlUnitOfWork
 from compliance.domain.rules import RuleBook
 
 SESSIONS = SessionRow.__table__
 PLAYERS = PlayerMetricsRow.__table__
+FINDINGS = FindingRow.__table__
 
 
 class RulesUnitOfWork(SqlUnitOfWork):
@@ -32,7 +33,18 @@ class RulesUnitOfWork(SqlUnitOfWork):
         return trail.entries(self.conn, limit)
 
     def stored_sessions(self) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
-        """Every stored session with its players' metrics, in key order."""
+        """Every stored session with its players' metrics, in key order.
+
+        A session also carries `exempted_by`: the exemption ids its stored
+        findings applied, which is how an organiser-funded prize shows.
+        """
+        exempted: dict[tuple[str, str], set[str]] = {}
+        for f in self.conn.execute(
+            select(FINDINGS.c.platform, FINDINGS.c.session_id, FINDINGS.c.payload)
+            .where(FINDINGS.c.tier == "exempt")
+        ).mappings():
+            ids = {str(e).split(":", 1)[0] for e in (f["payload"] or {}).get("exemptions") or ()}
+            exempted.setdefault((f["platform"], f["session_id"]), set()).update(ids)
         sessions = self.conn.execute(
             select(SESSIONS).order_by(SESSIONS.c.platform, SESSIONS.c.session_id)
         ).mappings()
@@ -45,4 +57,5 @@ class RulesUnitOfWork(SqlUnitOfWork):
             for key, group in groupby(players, key=lambda p: (p["platform"], p["session_id"]))
         }
         for s in sessions:
-            yield dict(s), by_key.get((s["platform"], s["session_id"]), [])
+            key = (s["platform"], s["session_id"])
+            yield {**s, "exempted_by": exempted.get(key, set())}, by_key.get(key, [])
