@@ -25,7 +25,7 @@ from compliance.domain.rulediff import Change, diff_books, diff_dates
 from compliance.domain.ruleedit import BoundSetting, overlay, set_bound
 from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
-from compliance.errors import RulesError
+from compliance.errors import JurisdictionError, RulesError
 
 DB = "db"
 
@@ -158,7 +158,13 @@ def import_files(
     files = expand(paths)
     patch = read_files(files)
     merged = overlay(base, patch)
-    ruledata.check_references(merged)
+    try:
+        ruledata.check_references(merged)
+    except RulesError as exc:
+        if not base.bands:
+            raise RulesError(f"{exc} (the database has no rules yet: import a whole data/ "
+                             "folder, or run `compliance db seed` first)") from None
+        raise
     known = set(check_book(base))
     fresh = [p for p in check_book(merged) if p not in known]
     if fresh:
@@ -238,7 +244,8 @@ def whatif(
     changed = edit(book)
     classes = {code: g.game_class for code, g in book.game_types.items()}
     prizes = {e.id for e in book.exemptions if e.kind == "organiser_prize"}
-    now = Classifier(Resolver(book, options.versions), options)
+    resolver = Resolver(book, options.versions)
+    now = Classifier(resolver, options)
     then = Classifier(Resolver(changed, options.versions), options)
     result = WhatIf()
     with uow:
@@ -251,9 +258,17 @@ def whatif(
                 if before[p.id] != after[p.id]:
                     result.changes.append(TierChange(
                         facts.platform, facts.session_id, facts.day, p.id,
-                        p.jurisdiction or facts.jurisdiction, before[p.id], after[p.id],
+                        _code(resolver, p.jurisdiction or facts.jurisdiction),
+                        before[p.id], after[p.id],
                     ))
     return result
+
+
+def _code(resolver: Resolver, name: str | None) -> str | None:
+    try:
+        return resolver.lookup(name).code if name else None
+    except JurisdictionError:
+        return name
 
 
 def tiers(classifier: Classifier, facts: SessionFacts, as_of: date | None) -> dict[str, str]:

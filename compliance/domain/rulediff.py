@@ -35,7 +35,11 @@ class Change:
     def lines(self) -> list[str]:
         sign = {"added": "+", "removed": "-", "changed": "~"}[self.kind]
         out = [f"{sign} {self.table} {self.key}"]
-        out += [f"    {name}: {before or '—'} → {after or '—'}" for name, before, after in self.fields]
+        if self.kind == "added":
+            out += [f"    {name}: {after or '—'}" for name, _, after in self.fields]
+        else:
+            out += [f"    {name}: {before or '—'} → {after or '—'}"
+                    for name, before, after in self.fields]
         return out
 
     def as_dict(self) -> dict[str, Any]:
@@ -104,7 +108,8 @@ def rows_of(book: RuleBook) -> dict[str, dict[str, dict[str, str]]]:
         else:
             for row in items:
                 table[row_key(f.name, row)] = {
-                    g.name: words(getattr(row, g.name))
+                    g.name: condition_words(row.condition) if g.name == "condition"
+                    else words(getattr(row, g.name))
                     for g in dataclasses.fields(row) if g.name not in IGNORED
                 }
         out[f.name] = table
