@@ -17,8 +17,10 @@ HOSTILE_ROOM = "<img src=x onerror=alert(2)>"
 GAMES = ("douniu", "chexuan", "yuhuan", "chihuoguo")
 
 
-def audited_database(folder: Path, sessions: int = 40, hostile: bool = False, seed: int = 7):
-    """An engine on a migrated SQLite file holding one audit run of simulated sessions."""
+def audited_database(folder: Path, sessions: int = 40, hostile: bool = False, seed: int = 7,
+                     url: str | None = None):
+    """An engine on a migrated database (a SQLite file in `folder` by default) holding one
+    audit run of simulated sessions."""
     log = folder / "sessions.jsonl"
     write_log(SimulationSpec(games=GAMES, sessions=sessions, seed=seed, anomalies=0.02), str(log))
     if hostile:
@@ -29,7 +31,7 @@ def audited_database(folder: Path, sessions: int = 40, hostile: bool = False, se
         first["room_id"] = HOSTILE_ROOM
         lines[0] = json.dumps(first, ensure_ascii=False)
         log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    engine = make_engine(f"sqlite:///{folder / 'compliance.db'}")
+    engine = make_engine(url or f"sqlite:///{folder / 'compliance.db'}")
     migrate.upgrade(engine)
     services.audit(SqlUnitOfWork(engine), [str(log)], services.AuditOptions())
     return engine

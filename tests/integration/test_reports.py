@@ -132,3 +132,18 @@ def test_the_room_filter_of_json_keeps_the_summary_consistent(engine):
 def test_hostile_room_stays_text_in_json(full_report):
     data = json.loads(render_json(full_report))
     assert HOSTILE_ROOM in {f.get("room_id") for f in data["findings"]}
+
+
+@pytest.mark.postgres
+def test_a_filtered_report_reads_the_same_on_postgresql(pg_url, tmp_path, engine):
+    pg = audited_database(tmp_path, sessions=40, hostile=True, url=pg_url)
+    query = ReportQuery(jurisdiction="湖南", tiers=("administrative",), game="douniu")
+    try:
+        on_pg = report_service.make_report(pg, query)
+    finally:
+        pg.dispose()
+    on_sqlite = report_service.make_report(engine, query)
+    assert on_pg.findings
+    assert [_key(f) for f in on_pg.findings] == [_key(f) for f in on_sqlite.findings]
+    assert (on_pg.sessions, on_pg.players, len(on_pg.lines)) == (
+        on_sqlite.sessions, on_sqlite.players, len(on_sqlite.lines))
