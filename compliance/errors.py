@@ -8,7 +8,8 @@
     │   └── DealError          an impossible deal: unknown or duplicate card, wrong count
     ├── RulesError             threshold data is malformed or inconsistent
     ├── JurisdictionError      a jurisdiction name or code we do not know
-    └── DatabaseError          the database cannot be reached or migrated
+    ├── DatabaseError          the database cannot be reached or migrated
+    └── ReportError            no stored run to report on, or not the one asked for
 """
 
 
@@ -45,4 +46,8 @@ class JurisdictionError(ComplianceError):
 
 
 class DatabaseError(ComplianceError):
+    pass
+
+
+class ReportError(ComplianceError):
     pass

@@ -14,7 +14,7 @@ from compliance.db.models import (
     SessionRow,
 )
 from compliance.domain.tiers import TIER_CODES, Tier
-from compliance.errors import ComplianceError
+from compliance.errors import ReportError
 from compliance.reporting.model import (
     FindingFact,
     PlayerFact,
@@ -29,10 +29,6 @@ SESSIONS = SessionRow.__table__
 PLAYERS = PlayerMetricsRow.__table__
 FINDINGS = FindingRow.__table__
 REJECTS = RejectRow.__table__
-
-
-class ReportError(ComplianceError):
-    """No run to report on, or a run that is not stored."""
 
 
 def latest_run(conn: Connection) -> int:

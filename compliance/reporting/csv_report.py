@@ -25,6 +25,8 @@ def render_csv(report: Report) -> str:
 def _cell(value):
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
     if isinstance(value, list | dict):
         return "; ".join(map(str, value)) if isinstance(value, list) else str(value)
     return value
