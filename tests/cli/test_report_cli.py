@@ -97,3 +97,8 @@ def test_demo_ends_by_writing_report_html_and_saying_where(tmp_path, monkeypatch
     page = (tmp_path / "report.html").resolve()
     assert f"Report  报告: {page} (open it in a browser" in result.stdout
     assert '<svg class="chart" data-chart="by_place"' in page.read_text(encoding="utf-8")
+
+
+def test_an_unknown_jurisdiction_is_a_one_line_error(run, audited_url):
+    result = run(audited_url, "--jurisdiction", "atlantis")
+    assert (result.exit_code, result.stderr) == (1, "Error: unknown jurisdiction 'atlantis'\n")
