@@ -27,7 +27,7 @@ def database_url(option: str | None = None) -> str:
 def make_engine(url: str) -> Engine:
     try:
         engine = create_engine(
-            url, json_serializer=_json_text, json_deserializer=msgspec.json.decode
+            url, json_serializer=json_text, json_deserializer=msgspec.json.decode
         )
     except (SQLAlchemyError, ImportError, ValueError) as exc:
         raise DatabaseError(f"bad database URL {url!r}: {exc}") from None
@@ -36,7 +36,7 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def _json_text(value) -> str:
+def json_text(value) -> str:
     return _json.encode(value).decode()
 
 

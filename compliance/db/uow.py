@@ -10,9 +10,10 @@ from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, insert, select, tuple_, update
+from sqlalchemy import JSON, Connection, Engine, delete, insert, select, tuple_, update
 
 from compliance.db import rulestore, windows
+from compliance.db.engine import json_text
 from compliance.db.models import (
     AuditRunRow,
     FindingRow,
@@ -101,13 +102,27 @@ class SqlUnitOfWork:
                 )
             self.conn.execute(delete(SESSIONS).where(key.in_(chunk)))
         latest = {s.key: s for s in batch}.values()
-        self.conn.execute(insert(SESSIONS), [session_row(run_id, s) for s in latest])
-        players = [row for s in latest for row in player_rows(s)]
-        if players:
-            self.conn.execute(insert(PLAYERS), players)
-        findings = [row for s in latest for row in finding_rows(run_id, s)]
-        if findings:
-            self.conn.execute(insert(FINDINGS), findings)
+        self._insert(SESSIONS, [session_row(run_id, s) for s in latest])
+        self._insert(PLAYERS, [row for s in latest for row in player_rows(s)])
+        self._insert(FINDINGS, [row for s in latest for row in finding_rows(run_id, s)])
+
+    def _insert(self, table, rows: list[dict[str, Any]]) -> None:
+        """Core executemany; COPY on PostgreSQL, several times faster for bulk rows."""
+        if not rows:
+            return
+        if self.conn.dialect.name != "postgresql":
+            self.conn.execute(insert(table), rows)
+            return
+        columns = list(rows[0])
+        json_columns = {c.name for c in table.c if isinstance(c.type, JSON)}
+        cursor = self.conn.connection.driver_connection.cursor()
+        names = ", ".join(f'"{c}"' for c in columns)
+        with cursor.copy(f'COPY "{table.name}" ({names}) FROM STDIN') as copy:
+            for row in rows:
+                copy.write_row([
+                    json_text(row[c]) if c in json_columns and row[c] is not None else row[c]
+                    for c in columns
+                ])
 
     def store_rejects(self, run_id: int, rejects: Iterable[Reject]) -> None:
         rows = [
