@@ -179,6 +179,9 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
                 fine_min=row.get("fine_min"),
                 fine_max=row.get("fine_max"),
                 offence=row.get("offence"),
+                source=row.get("source", ""),
+                confidence=_confidence(row, where, default="M"),
+                note=row.get("note", ""),
             )
         )
     for row in doc.get("exemption", []):
@@ -193,6 +196,9 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
                 text=_need(row, "text", where),
                 requires_no_rake=bool(row.get("requires_no_rake", True)),
                 whatever_amount=bool(row.get("whatever_amount", False)),
+                source=row.get("source", ""),
+                confidence=_confidence(row, where, default="M"),
+                note=row.get("note", ""),
             )
         )
     for row in doc.get("aggravation", []):
@@ -220,6 +226,7 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
                 monthly=Decimal(str(_need(row, "monthly", where))),
                 source=_need(row, "source", where),
                 confidence=_confidence(row, where),
+                note=row.get("note", ""),
             )
         )
     for row in doc.get("multiplier", []):

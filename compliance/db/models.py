@@ -100,6 +100,9 @@ class PenaltyRow(Base):
     fine_min: Mapped[int | None] = mapped_column(Integer)
     fine_max: Mapped[int | None] = mapped_column(Integer)
     offence: Mapped[str | None] = mapped_column(String(32))
+    source: Mapped[str] = mapped_column(Text, default="", server_default="")
+    confidence: Mapped[str] = mapped_column(String(1), default="M", server_default="M")
+    note: Mapped[str] = mapped_column(Text, default="", server_default="")
 
 
 class ExemptionRow(Base):
@@ -112,6 +115,9 @@ class ExemptionRow(Base):
     text: Mapped[str] = mapped_column(Text)
     requires_no_rake: Mapped[bool] = mapped_column(Boolean, default=True)
     whatever_amount: Mapped[bool] = mapped_column(Boolean, default=False)
+    source: Mapped[str] = mapped_column(Text, default="", server_default="")
+    confidence: Mapped[str] = mapped_column(String(1), default="M", server_default="M")
+    note: Mapped[str] = mapped_column(Text, default="", server_default="")
 
 
 class WageRow(Base):
@@ -121,6 +127,7 @@ class WageRow(Base):
     monthly: Mapped[Decimal] = mapped_column(Money)
     source: Mapped[str] = mapped_column(Text)
     confidence: Mapped[str] = mapped_column(String(1))
+    note: Mapped[str] = mapped_column(Text, default="", server_default="")
 
 
 class GameClassRow(Base):

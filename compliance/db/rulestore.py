@@ -70,7 +70,7 @@ def upsert(conn: Connection, table: Table, rows: Iterable[dict[str, Any]]) -> tu
 
 
 def save_book(
-    conn: Connection, book: RuleBook, actor: str | None = None, reason: str = ""
+    conn: Connection, book: RuleBook, actor: str | None = None, reason: str = "seed from data/"
 ) -> dict[str, tuple[int, int]]:
     """Write every row of the book; returns (inserted, updated) per table.
 
@@ -109,13 +109,15 @@ def save_book(
         (PenaltyRow, [
             {"id": p.id, "instrument_id": p.instrument, "tiers": [t.code for t in p.tiers],
              "article": p.article, "text": p.text, "detention_days_max": p.detention_days_max,
-             "fine_min": p.fine_min, "fine_max": p.fine_max, "offence": p.offence}
+             "fine_min": p.fine_min, "fine_max": p.fine_max, "offence": p.offence,
+             "source": p.source, "confidence": p.confidence, "note": p.note}
             for p in book.penalties
         ]),
         (ExemptionRow, [
             {"id": e.id, "instrument_id": e.instrument, "jurisdiction_code": e.jurisdiction,
              "kind": e.kind, "article": e.article, "text": e.text,
-             "requires_no_rake": e.requires_no_rake, "whatever_amount": e.whatever_amount}
+             "requires_no_rake": e.requires_no_rake, "whatever_amount": e.whatever_amount,
+             "source": e.source, "confidence": e.confidence, "note": e.note}
             for e in book.exemptions
         ]),
         (AggravationRow, [
@@ -125,7 +127,7 @@ def save_book(
         ]),
         (WageRow, [
             {"city_code": w.city, "year": w.year, "monthly": w.monthly, "source": w.source,
-             "confidence": w.confidence}
+             "confidence": w.confidence, "note": w.note}
             for w in book.wages
         ]),
         (MultiplierRow, [
@@ -181,13 +183,15 @@ def load_book(conn: Connection) -> RuleBook:
             id=r["id"], instrument=r["instrument_id"],
             tiers=tuple(Tier.parse(t) for t in r["tiers"]), article=r["article"], text=r["text"],
             detention_days_max=r["detention_days_max"], fine_min=r["fine_min"],
-            fine_max=r["fine_max"], offence=r["offence"],
+            fine_max=r["fine_max"], offence=r["offence"], source=r["source"],
+            confidence=r["confidence"], note=r["note"],
         ))
     for r in conn.execute(select(ExemptionRow.__table__)).mappings():
         book.exemptions.append(Exemption(
             id=r["id"], instrument=r["instrument_id"], jurisdiction=r["jurisdiction_code"],
             kind=r["kind"], article=r["article"], text=r["text"],
             requires_no_rake=r["requires_no_rake"], whatever_amount=r["whatever_amount"],
+            source=r["source"], confidence=r["confidence"], note=r["note"],
         ))
     for r in conn.execute(select(AggravationRow.__table__)).mappings():
         book.aggravations.append(Aggravation(
@@ -196,7 +200,7 @@ def load_book(conn: Connection) -> RuleBook:
         ))
     for r in conn.execute(select(WageRow.__table__)).mappings():
         book.wages.append(Wage(r["city_code"], r["year"], r["monthly"], r["source"],
-                               r["confidence"]))
+                               r["confidence"], r["note"]))
     for r in conn.execute(select(MultiplierRow.__table__)).mappings():
         book.multipliers.append(Multiplier(r["jurisdiction_code"], r["game_class"], r["factor"],
                                            r["source"], r["confidence"]))

@@ -4,7 +4,8 @@ Each entry holds who, when, why, which row, and the row before and after, as
 canonical JSON; its hash is SHA-256 over the previous entry's hash and that
 JSON, so an entry edited or removed breaks the chain. Replaying the `after`
 values gives the state the rule tables should be in: a row changed behind the
-tool's back differs from it, and `verify` names the row.
+tool's back differs from it, and `verify` names the row. Columns a later
+migration adds are compared from the first entry that records them.
 """
 
 from __future__ import annotations
@@ -158,9 +159,8 @@ def verify(conn: Connection, tables: Sequence[Table]) -> Verdict:
             expected = state.get((t.name, key))
             if expected is None:
                 problems.append(f"{t.name} {key}: not in the trail (added outside the tool)")
-            elif expected != row:
-                fields = sorted(k for k in row.keys() | expected.keys()
-                                if row.get(k) != expected.get(k))
+            elif any(row[k] != expected[k] for k in row.keys() & expected.keys()):
+                fields = sorted(k for k in row.keys() & expected.keys() if row[k] != expected[k])
                 detail = "; ".join(f"{f}: trail {expected.get(f)!r}, database {row.get(f)!r}"
                                    for f in fields)
                 problems.append(f"{t.name} {key}: changed outside the tool ({detail})")

@@ -119,10 +119,14 @@ def check_book(book: RuleBook) -> list[Problem]:
 
 
 def check_sources(book: RuleBook) -> Iterable[Problem]:
-    """出处: every instrument, wage and multiplier row says where it came from."""
+    """出处: every instrument, penalty, exemption, wage and multiplier row says where it came from."""
     for inst in book.instruments.values():
         if not inst.source.strip():
             yield Problem("source", (inst.id,), "instrument without a source")
+    for kind, rows in (("penalty", book.penalties), ("exemption", book.exemptions)):
+        for row in rows:
+            if not row.source.strip():
+                yield Problem("source", (row.id,), f"{kind} without a source")
     for w in book.wages:
         if not w.source.strip():
             yield Problem("source", (f"wage {w.city} {w.year}",), "wage without a source")

@@ -211,6 +211,9 @@ class Penalty:
     fine_min: int | None = None
     fine_max: int | None = None
     offence: str | None = None
+    source: str = ""
+    confidence: str = "M"
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +228,9 @@ class Exemption:
     text: str
     requires_no_rake: bool = True
     whatever_amount: bool = False
+    source: str = ""
+    confidence: str = "M"
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +258,7 @@ class Wage:
     monthly: Decimal
     source: str
     confidence: str
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
