@@ -12,6 +12,7 @@ from compliance.db.models import (
     PlayerMetricsRow,
     RejectRow,
     SessionRow,
+    WindowFindingRow,
 )
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.errors import ReportError
@@ -29,6 +30,7 @@ SESSIONS = SessionRow.__table__
 PLAYERS = PlayerMetricsRow.__table__
 FINDINGS = FindingRow.__table__
 REJECTS = RejectRow.__table__
+WINDOWS = WindowFindingRow.__table__
 
 
 def latest_run(conn: Connection) -> int:
@@ -95,6 +97,7 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
     ]
     if run_ids is None:
         run_ids = sorted(conn.execute(select(SESSIONS.c.run_id).where(*scope).distinct()).scalars())
+    findings += _window_findings(conn, query, run_ids)
     runs = [
         RunInfo(r.id, r.started_at, tuple(r.files or ()), r.sessions, r.rejects)
         for r in conn.execute(select(RUNS).where(RUNS.c.id.in_(run_ids)).order_by(RUNS.c.id))
@@ -104,6 +107,28 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
     ).scalar_one()
     book = rulestore.load_book(conn) if rulestore.has_rules(conn) else None
     return ReportSource(runs, sessions, players, findings, rejects, book)
+
+
+def _window_findings(conn: Connection, query: ReportQuery, run_ids: list[int]) -> list:
+    """窗口结论: room owners and platforms judged over a window of sessions, not one session."""
+    if query.game or not run_ids:
+        return []
+    where = [WINDOWS.c.run_id.in_(run_ids)]
+    if query.platform:
+        where.append(WINDOWS.c.platform == query.platform)
+    if query.since:
+        where.append(WINDOWS.c.window_end >= query.since)
+    if query.until:
+        where.append(WINDOWS.c.window_start <= query.until)
+    where += _finding_filter(query, WINDOWS)
+    return [
+        FindingFact(r.payload, r.window_end, "*", None, _owner(r.subject))
+        for r in conn.execute(select(WINDOWS).where(*where).order_by(WINDOWS.c.id))
+    ]
+
+
+def _owner(subject: str) -> str | None:
+    return subject.split(":", 1)[1] if subject.startswith("owner:") else None
 
 
 def _session_scope(query: ReportQuery, run_ids: list[int] | None) -> list:
@@ -132,18 +157,18 @@ def _session_scope(query: ReportQuery, run_ids: list[int] | None) -> list:
     return where
 
 
-def _finding_filter(query: ReportQuery) -> list:
+def _finding_filter(query: ReportQuery, table=FINDINGS) -> list:
     where = []
     if query.jurisdictions:
-        where.append(FINDINGS.c.jurisdiction.in_(query.jurisdictions))
+        where.append(table.c.jurisdiction.in_(query.jurisdictions))
     if query.tiers:
         allowed = []
         if query.min_tier:
             floor = Tier.parse(query.min_tier)
             at_or_above = [t for t in TIER_CODES if Tier.parse(t) >= floor]
-            allowed.append(and_(FINDINGS.c.kind == "threshold", FINDINGS.c.tier.in_(at_or_above)))
+            allowed.append(and_(table.c.kind == "threshold", table.c.tier.in_(at_or_above)))
         if query.kinds:
-            allowed.append(FINDINGS.c.kind.in_(query.kinds))
+            allowed.append(table.c.kind.in_(query.kinds))
         where.append(or_(*allowed))
     return where
 

@@ -153,7 +153,8 @@ def _distribution(report: Report, labels: Labels):
         for i, line in enumerate(lines):
             ax.axvline(line.value, color=COLORS[line.tier], linewidth=1.4, linestyle="--")
             place = labels.place(line.jurisdiction, report.places).rsplit(" ", 1)[0]
-            ax.text(line.value, 1.0 - 0.09 * (i % 8), f" {place} {line.value:g}",
+            only = f" ({', '.join(line.game_classes)})" if line.game_classes else ""
+            ax.text(line.value, 1.0 - 0.09 * (i % 8), f" {place} {line.value:g}{only}",
                     transform=ax.get_xaxis_transform(), fontsize=6.5, va="top",
                     color=COLORS[line.tier] if line.tier != "administrative" else "#a07800")
     axes[-1].set_xlabel(labels("line_note"))

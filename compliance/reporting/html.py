@@ -57,12 +57,15 @@ def describe(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
     else:
         result, css = labels("indeterminate"), "indeterminate"
         figure = f"missing {f['missing']}: {f['reason']}"
+    session = f["session_id"]
+    if session is None and f.get("window_start"):
+        session = f"{f['window_start']} – {f['window_end']} ({f.get('session_count')} sessions)"
     subject = f["subject"]
     if f.get("name"):
         subject = f"{f['name']} ({subject})"
     return {
         "css": css, "result": result, "figure": figure, "subject": subject,
-        "session": f["session_id"], "platform": f["platform"], "day": f.get("day", ""),
+        "session": session, "platform": f["platform"], "day": f.get("day", ""),
         "game": labels.game(f.get("game", "")), "place": f.get("jurisdiction") or "-",
         "place_name": f.get("jurisdiction_name") or "", "rule": f.get("rule") or "",
         "citation": f.get("citation") or "", "confidence": labels.confidence(f.get("confidence")),

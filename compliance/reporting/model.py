@@ -177,7 +177,8 @@ def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
                              f.payload.get("player")), ""))
         for f in source.findings
     ]
-    findings.sort(key=lambda f: (-severity(f), -float(f.get("value") or 0), f["session_id"]))
+    findings.sort(key=lambda f: (-severity(f), -float(f.get("value") or 0),
+                                 f["session_id"] or "", f["subject"]))
     kinds = Counter(f["kind"] for f in findings)
     tiers = Counter(f["tier"] for f in findings if f["kind"] == "threshold")
     by_place: dict[str, Counter] = defaultdict(Counter)
@@ -276,7 +277,7 @@ def near_misses(findings: list[dict[str, Any]], share: float = NEAR_MISS_SHARE) 
         ratio = float(margin) / float(boundary)
         if 0 <= ratio <= share:
             out.append(dict(f, margin_share=round(ratio, 4)))
-    out.sort(key=lambda f: (f["margin_share"], f["session_id"]))
+    out.sort(key=lambda f: (f["margin_share"], f["session_id"] or "", f["subject"]))
     return out
 
 
@@ -305,6 +306,8 @@ def _top(source: ReportSource, findings: list[dict], what: str) -> list[Exposure
             continue
         if what == "player":
             key = f"{f['platform']}/{f.get('player')}"
+        elif what == "owner" and f["subject"].startswith("owner:"):
+            key = f"{f['platform']}/{f['subject'].split(':', 1)[1]}"
         else:
             key = f"{f['platform']}/{f.get('room_id' if what == 'room' else 'owner_id')}"
         if key in capital:

@@ -6,12 +6,13 @@ import csv
 import io
 import json
 import re
+from datetime import date
 
 import pytest
 from sqlalchemy import select
 
 from compliance import report_service
-from compliance.db.models import FindingRow
+from compliance.db.models import FindingRow, WindowFindingRow
 from compliance.reporting.csv_report import render_csv
 from compliance.reporting.html import render_html
 from compliance.reporting.json_report import render_json
@@ -41,7 +42,7 @@ def html(full_report) -> str:
 
 
 def _key(f: dict) -> tuple:
-    return (f["session_id"], f["subject"], f["kind"], f.get("tier") or f.get("check") or "",
+    return (f["session_id"] or "", f["subject"], f["kind"], f.get("tier") or f.get("check") or "",
             str(f.get("round") or ""))
 
 
@@ -95,6 +96,7 @@ def test_filtered_csv_and_json_hold_exactly_the_filtered_findings(engine):
     report = report_service.make_report(engine, query)
     with engine.connect() as conn:
         stored = [r.payload for r in conn.execute(select(FindingRow.payload))]
+        stored += [r.payload for r in conn.execute(select(WindowFindingRow.payload))]
     expected = {
         _key(f) for f in stored
         if f["jurisdiction"] == "430000"
@@ -108,14 +110,14 @@ def test_filtered_csv_and_json_hold_exactly_the_filtered_findings(engine):
 
 
 def test_a_date_range_reads_sessions_of_every_run(engine, full_report):
-    days = sorted(f["day"] for f in full_report.findings)
+    days = sorted(f["day"] for f in full_report.findings if f["session_id"])
     since, until = days[len(days) // 3], days[2 * len(days) // 3]
-    from datetime import date
-
     query = ReportQuery(since=date.fromisoformat(since), until=date.fromisoformat(until))
     report = report_service.make_report(engine, query, run=None)
     assert report.findings
-    assert all(since <= f["day"] <= until for f in report.findings)
+    assert all(since <= f["day"] <= until for f in report.findings if f["session_id"])
+    assert all(f["window_start"] <= until and f["window_end"] >= since
+               for f in report.findings if not f["session_id"])
     assert report.query.run is None
     assert [r.id for r in report.runs] == [1]
 
@@ -127,6 +129,13 @@ def test_the_room_filter_of_json_keeps_the_summary_consistent(engine):
     assert sum(data["summary"]["findings"].values()) == len(data["findings"])
     assert data["threshold_lines"]
     assert data["top_rooms"][0]["capital"] >= data["top_rooms"][-1]["capital"]
+
+
+def test_room_owners_judged_over_a_window_are_in_the_report(full_report):
+    owners = [f for f in full_report.findings if f["subject"].startswith("owner:")]
+    assert owners
+    assert all(f["session_id"] is None and f["window_start"] for f in owners)
+    assert sum(full_report.kinds.values()) == len(full_report.findings)
 
 
 def test_hostile_room_stays_text_in_json(full_report):
