@@ -80,14 +80,19 @@ def stage_classify(path, auditor):
             auditor.audit(item)
 
 
-def stage_store(path, workers: int):
+def stage_store(path, workers: int, url: str | None = None):
     with tempfile.TemporaryDirectory() as tmp:
-        engine = make_engine(f"sqlite:///{tmp}/bench.db")
+        engine = make_engine(url or f"sqlite:///{tmp}/bench.db")
+        if url:
+            with engine.begin() as conn:
+                conn.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
         ensure_schema(engine)
         services.seed_rules(SqlUnitOfWork(engine))
         start = time.perf_counter()
         services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(workers=workers))
-        return time.perf_counter() - start
+        elapsed = time.perf_counter() - start
+        engine.dispose()
+        return elapsed
 
 
 def duckdb_floor(path: str) -> float | None:
@@ -141,6 +146,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--pg", metavar="URL",
+                        help="also time end to end into this (emptied!) PostgreSQL database")
     args = parser.parse_args()
     book = ruledata.load_book()
     auditor = services.make_auditor(book, services.AuditOptions())
@@ -170,6 +177,10 @@ def main() -> None:
             print(f"  {f'end to end, {args.workers} workers':<22} {rounds / par:>10,.0f} rounds/s"
                   f"  ({par:.2f} s, {serial / par:.2f}× serial)")
             results["speedup"] = serial / par
+        if args.pg:
+            pg = sorted(stage_store(path, 1, args.pg) for _ in range(args.runs))[args.runs // 2]
+            results["end_to_end_postgresql"] = rounds / pg
+            print(f"  {'end to end (PostgreSQL)':<22} {rounds / pg:>10,.0f} rounds/s  ({pg:.2f} s, COPY)")
         floor = duckdb_floor(path)
         if floor is not None:
             results["duckdb_floor"] = rounds / floor

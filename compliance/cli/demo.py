@@ -52,10 +52,13 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
     names: dict[str, str] = {}
     integrity: Counter = Counter()
     found: set[tuple[str, int, str]] = set()
+    organisers: Counter = Counter()
 
     def on_finding(f) -> None:
         where = f.jurisdiction or "-"
-        if f.kind == "threshold":
+        if f.session_id is None:
+            organisers[(f.subject.split(":")[0], f.tier)] += 1
+        elif f.kind == "threshold":
             by_place[(where, f.tier)] += 1
             names[where] = f.jurisdiction_name
         elif f.kind == "indeterminate":
@@ -71,12 +74,17 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
     click.echo("")
     click.echo("Findings by province and tier  按省份和档次的结论 (players)")
     tiers = list(Tier)
-    click.echo(f"{'':<14}" + "".join(f"{SHORT[t]:>10}" for t in tiers) + f"{'indeterm.':>11}")
+    click.echo(f"{'':<14}" + "".join(f"{SHORT[t]:>13}" for t in tiers) + f"{'indeterm.':>11}")
     for code in sorted({c for c, _ in by_place}):
         label = f"{names.get(code, '')} {code}".strip()
-        cells = "".join(f"{by_place[(code, t.code)]:>10}" for t in tiers)
+        cells = "".join(f"{by_place[(code, t.code)]:>13}" for t in tiers)
         click.echo(f"{label:<14}{cells}{by_place[(code, 'indeterminate')]:>11}")
     click.echo("")
+    for kind, label in (("owner", "Room owners  房主"), ("platform", "Platforms  平台")):
+        counts = ", ".join(
+            f"{t.code} {organisers[(kind, t.code)]}" for t in tiers if organisers[(kind, t.code)]
+        )
+        click.echo(f"{label} over {services.AuditOptions().window_days} days: {counts or 'none'}")
     caught = sum(1 for a in made.anomalies if a in found)
     checks = ", ".join(f"{k} {v}" for k, v in sorted(integrity.items())) or "none"
     click.echo(f"Integrity  完整性问题: {checks}; {caught} of {len(made.anomalies)} tampered rounds caught")
