@@ -63,7 +63,7 @@ def rules() -> None:
 @SOURCE
 @db_option
 def list_(jurisdiction, as_of, fmt, source, db_url) -> None:
-    """List instruments with their dates, confidence and number of bands.
+    """List instruments: dates, confidence, number of bands.
 
     With --as-of, only those in force on that date.
 
@@ -97,9 +97,10 @@ def list_(jurisdiction, as_of, fmt, source, db_url) -> None:
 @SOURCE
 @db_option
 def show(jurisdiction, as_of, fmt, source, db_url) -> None:
-    """Show the rules in force for a jurisdiction on a date: bands by tier, penalties, sources.
+    """Show the rules in force for a jurisdiction on a date.
 
-    A city without bands of its own is judged by its province's (and the
+    Bands by tier with their conditions in words, sources and confidence, then
+    the statutory penalties and exemptions in force. A city without bands of its own is judged by its province's (and the
     nation's), as an audit would; each band names the instrument it comes from.
 
     Example: compliance rules show 湖南 --as-of 2026-03-01
@@ -151,8 +152,11 @@ def show(jurisdiction, as_of, fmt, source, db_url) -> None:
 @SOURCE
 @db_option
 def check_(paths, fmt, source, db_url) -> None:
-    """Find gaps and overlaps between bands, tiers that fall as amounts rise, rows without
-    a source, rival versions both marked default, unknown metrics and game classes.
+    """Find gaps, overlaps and other faults in the rules.
+
+    Gaps and overlaps between bands, tiers that fall as amounts rise, rows
+    without a source, rival versions both marked default, unknown metrics and
+    game classes.
 
     Checks the database, or a data/ folder given as PATH; rule files given as
     PATH are laid over it (or over --source) as an import would. Exits 3 when
@@ -181,8 +185,10 @@ def check_(paths, fmt, source, db_url) -> None:
 @SOURCE
 @db_option
 def diff_(old, new, jurisdiction, fmt, source, db_url) -> None:
-    """Show what changed, row by row: between two dates (in --source), or two versions of
-    the data (db, a data/ folder, or a file, which is laid over the other side).
+    """Show what changed, row by row, between two dates or two versions.
+
+    Two dates compare the rows in force on each (in --source); two versions
+    are db, a data/ folder, or a file, which is laid over the other side.
 
     Example: compliance rules diff 2025-12-31 2026-01-01
     """
@@ -214,7 +220,7 @@ def _as_date(text: str) -> date | None:
 @click.option("--actor", help="Who: recorded in the change trail (default: $USER).")
 @db_option
 def import_(files, reason, actor, db_url) -> None:
-    """Validate rule files and store their rows; each change goes into the change trail.
+    """Validate rule files and store their rows, in the change trail.
 
     Rows replace the stored rows with the same id; rows the files do not name
     stay. Nothing is stored if a row is malformed, lacks its source, or brings
@@ -245,7 +251,10 @@ def export_(out, db_url) -> None:
 @rules.command()
 @db_option
 def verify(db_url) -> None:
-    """Recompute the change trail's hash chain and compare the rule tables with it.
+    """Check the change trail, and the rule tables against it.
+
+    Recomputes the hash chain and compares every rule row with the state the
+    trail gives.
 
     Exits 3 naming each row changed, added or deleted behind the tool's back.
 
@@ -264,7 +273,9 @@ def verify(db_url) -> None:
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
 @db_option
 def history(limit, db_url) -> None:
-    """The newest entries of the change trail: when, who, why, which row.
+    """Show the newest entries of the change trail.
+
+    When, who, why, which row.
 
     Example: compliance rules history --limit 5
     """
