@@ -198,8 +198,10 @@ def periods(instruments: Iterable[Instrument]) -> list[date]:
     return sorted(days)
 
 
-def in_force(book: RuleBook, day: date, jurisdiction: str | None = None) -> dict[str, Instrument]:
-    """Instruments in force on `day`, one per version group (the default)."""
+def in_force(
+    book: RuleBook, day: date, jurisdiction: str | None = None, pick: str | None = None
+) -> dict[str, Instrument]:
+    """Instruments in force on `day`, one per version group: the default, or `pick` in its group."""
     live = [
         i for i in book.instruments.values()
         if i.in_force(day) and (jurisdiction is None or i.jurisdiction == jurisdiction)
@@ -208,9 +210,17 @@ def in_force(book: RuleBook, day: date, jurisdiction: str | None = None) -> dict
     for inst in live:
         key = inst.version_group or inst.id
         held = chosen.get(key)
-        if held is None or (inst.default and not held.default):
+        if held is None or held.id != pick and (inst.id == pick or inst.default and not held.default):
             chosen[key] = inst
     return {i.id: i for i in chosen.values()}
+
+
+def rivals(book: RuleBook, day: date, jurisdiction: str) -> list[str | None]:
+    """None (the defaults), then every non-default version in force that day, each in turn."""
+    return [None] + sorted(
+        i.id for i in book.instruments.values()
+        if i.version_group and not i.default and i.jurisdiction == jurisdiction and i.in_force(day)
+    )
 
 
 def check_bands(book: RuleBook) -> Iterable[Problem]:
@@ -221,14 +231,15 @@ def check_bands(book: RuleBook) -> Iterable[Problem]:
     for code, bands in sorted(by_jurisdiction.items()):
         mine = [i for i in book.instruments.values() if i.jurisdiction == code]
         for day in periods(mine):
-            live = in_force(book, day, code)
-            scopes: dict[tuple, list[Band]] = {}
-            for band in bands:
-                if band.instrument in live:
-                    key = (band.subject, tuple(sorted(band.game_classes)), band.role or "")
-                    scopes.setdefault(key, []).append(band)
-            for scope in scopes.values():
-                yield from _check_scope(scope)
+            for pick in rivals(book, day, code):
+                live = in_force(book, day, code, pick)
+                scopes: dict[tuple, list[Band]] = {}
+                for band in bands:
+                    if band.instrument in live:
+                        key = (band.subject, tuple(sorted(band.game_classes)), band.role or "")
+                        scopes.setdefault(key, []).append(band)
+                for scope in scopes.values():
+                    yield from _check_scope(scope)
 
 
 def _check_scope(bands: list[Band]) -> Iterable[Problem]:

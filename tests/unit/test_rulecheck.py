@@ -12,6 +12,7 @@ from compliance.domain.rulecheck import Interval, check_book
 from compliance.domain.rulediff import condition_words, diff_books, diff_dates
 from compliance.domain.ruleedit import BoundSetting, set_bound
 from compliance.domain.rules import Comparison, Multiplier
+from compliance.domain.tiers import Tier
 from compliance.errors import RulesError
 from compliance.rules_service import read_files, with_patch
 from tests.rule_files import falling, hunan_with, hunan_with_text, overlapping
@@ -132,3 +133,13 @@ def test_a_bound_set_on_the_command_line_moves_that_line_only(rule_book):
 def test_a_bad_setting_is_a_rules_error(rule_book, text):
     with pytest.raises(RulesError):
         set_bound(rule_book, BoundSetting.parse(text))
+
+
+def test_a_rival_version_is_checked_in_its_own_right(rule_book):
+    bands = list(rule_book.bands)
+    at = next(i for i, b in enumerate(bands) if b.id == "sh-capital-200")
+    bands.append(dataclasses.replace(
+        bands[at], id="sh-capital-150-serious", tier=Tier.ADMINISTRATIVE_SERIOUS,
+        condition=Comparison("capital", min=Decimal(150), max=Decimal(300))))
+    problems = check_book(dataclasses.replace(rule_book, bands=bands))
+    assert [p.rows for p in problems] == [("sh-capital-200", "sh-capital-150-serious")]
