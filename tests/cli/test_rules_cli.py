@@ -188,3 +188,15 @@ def test_whatif_with_a_bad_setting_is_a_one_line_error(run):
     run("audit", DOUNIU)
     result = run("whatif", "--set", "no-such-band.single_stake.max=1")
     assert (result.exit_code, result.stderr) == (1, "Error: unknown band 'no-such-band'\n")
+
+
+def test_whatif_takes_a_rule_file_and_answers_in_json(run, tmp_path):
+    run("audit", DOUNIU)
+    path = hunan_with(tmp_path, '{ metric = "single_stake", min = 50 }',
+                      '{ metric = "single_stake", min = 100 }')
+    result = run("whatif", "--rules", path, "--format", "json")
+    answer = json.loads(result.stdout)
+    assert result.exit_code == 0
+    assert (answer["sessions"], answer["players"]) == (8, 33)
+    assert answer["counts"] == [{"jurisdiction": "430000", "before": "administrative_very_serious",
+                                 "after": "administrative_serious", "players": 2}]
