@@ -97,6 +97,17 @@ def stored_rules(uow: RulesUnitOfWork, actor: str | None = None) -> RuleBook:
         return uow.load_rules()
 
 
+def seed(
+    uow: RulesUnitOfWork, reason: str = "seed from data/", actor: str | None = None
+) -> dict[str, tuple[int, int]]:
+    """Load data/ into the database (idempotent), each change in the trail with who and why."""
+    book = ruledata.load_book()
+    with uow:
+        counts = uow.save_rules(book, actor, reason)
+        uow.commit()
+    return counts
+
+
 def with_patch(base: RuleBook, paths: Iterable[Path]) -> RuleBook:
     """`base` with the rows of these files laid over it, references checked."""
     merged = overlay(base, read_files(expand(paths)))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from compliance import services
+from compliance import rules_service
 from compliance.cli.options import db_option, open_engine
 from compliance.db import migrate
-from compliance.db.uow import SqlUnitOfWork
+from compliance.db.rules_uow import RulesUnitOfWork
 
 
 @click.group()
@@ -41,14 +41,19 @@ def current(db_url: str | None) -> None:
 
 
 @db.command()
+@click.option("--reason", default="seed from data/", show_default=True,
+              help="Why: recorded in the change trail.")
+@click.option("--actor", help="Who: recorded in the change trail (default: $USER).")
 @db_option
-def seed(db_url: str | None) -> None:
+def seed(reason: str, actor: str | None, db_url: str | None) -> None:
     """Load the reviewed threshold files in data/ (idempotent).
 
-    Example: compliance db seed
+    Every row added or changed is recorded in the change trail.
+
+    Example: compliance db seed --reason "湖南 2015 基准 re-read" --actor li
     """
     engine = open_engine(db_url)
-    counts = services.seed_rules(SqlUnitOfWork(engine))
+    counts = rules_service.seed(RulesUnitOfWork(engine), reason, actor)
     added = sum(i for i, _ in counts.values())
     updated = sum(u for _, u in counts.values())
     click.echo(f"seeded: {added} rows added, {updated} rows updated")

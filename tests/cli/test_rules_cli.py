@@ -200,3 +200,9 @@ def test_whatif_takes_a_rule_file_and_answers_in_json(run, tmp_path):
     assert (answer["sessions"], answer["players"]) == (8, 33)
     assert answer["counts"] == [{"jurisdiction": "430000", "before": "administrative_very_serious",
                                  "after": "administrative_serious", "players": 2}]
+
+
+def test_a_seed_says_who_and_why_in_the_trail(run):
+    assert run("db", "seed", "--reason", "first load", "--actor", "wang").exit_code == 0
+    newest = run("rules", "history", "--limit", "1").stdout.splitlines()[1].split()
+    assert (newest[2], newest[-2:]) == ("wang", ["first", "load"])
