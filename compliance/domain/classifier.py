@@ -8,6 +8,7 @@ jurisdiction on the session's date (or the run's `as_of` date).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import date
 from decimal import Decimal
 
@@ -25,6 +26,11 @@ from compliance.errors import JurisdictionError
 from compliance.games.base import Integrity
 
 RANK = {"H": 3, "M": 2, "L": 1}
+
+
+@lru_cache(maxsize=4096)
+def describe(comparison: Comparison) -> str:
+    return comparison.describe()
 WAGE_METRIC = "per_capita_wage_ratio"
 
 
@@ -73,6 +79,7 @@ class Classifier:
     def __init__(self, resolver: Resolver, options: ClassifierOptions | None = None):
         self.resolver = resolver
         self.options = options or ClassifierOptions()
+        self._lines: dict[tuple, dict] = {}
 
     def classify(self, facts: SessionFacts, as_of: date | None = None) -> list[Finding]:
         """Every finding for one session: integrity first, then one per player."""
@@ -245,16 +252,8 @@ class Classifier:
         self, facts, player, where, rules: Ruleset, day, tier, band: Band | None, hit,
         values, admitted, exemptions, would_be, subject: str | None = None,
     ) -> ThresholdFinding:
-        instrument = rules.instruments.get(band.instrument) if band else None
         lead: Comparison | None = hit[0] if hit else None
-        statute = rules.penalty_for(would_be or tier, band.offence if band else None)
-        statute_inst = rules.instruments.get(statute.instrument) if statute else None
         next_band, next_leaf = self._next_line(admitted, values, would_be or tier)
-        confidence = min(
-            (c for c in (band and band.confidence, instrument and instrument.confidence) if c),
-            key=lambda c: RANK.get(c, 0),
-            default="M",
-        )
         value = values.get(lead.metric) if lead else None
         next_value = values.get(next_leaf.metric) if next_leaf else None
         return ThresholdFinding(
@@ -267,22 +266,10 @@ class Classifier:
             date=facts.day.isoformat(),
             judged_on=day.isoformat(),
             game=facts.game,
-            tier=tier.code,
-            tier_label=tier.label,
-            rule=band.id if band else None,
-            instrument=instrument.id if instrument else None,
-            citation=f"{instrument.title} {band.article}".strip() if instrument else None,
-            article=band.article if band else None,
             metric=lead.metric if lead else ("role" if band else None),
             value=value,
-            boundary=lead.describe() if lead else (f"role = {band.role}" if band else None),
+            boundary=describe(lead) if lead else (f"role = {band.role}" if band else None),
             margin=(value - lead.lower) if lead and lead.lower is not None else None,
-            penalty=band.penalty if band else None,
-            statutory_penalty=statute.text if statute else None,
-            statutory_citation=(
-                f"{statute_inst.title} {statute.article}" if statute and statute_inst else None
-            ),
-            confidence=confidence,
             next_tier=next_band.tier.code if next_band else None,
             next_rule=next_band.id if next_band else None,
             next_metric=next_leaf.metric if next_leaf else None,
@@ -291,12 +278,42 @@ class Classifier:
                 next_leaf.lower - next_value
                 if next_leaf and next_value is not None else None
             ),
-            matched=[leaf.describe() for leaf in hit or []],
+            matched=[describe(leaf) for leaf in hit or []],
             exemptions=exemptions,
             would_be=would_be.code if would_be else None,
-            disputed=bool(instrument and instrument.disputed),
-            dispute_note=instrument.note if instrument and instrument.disputed else None,
+            **self._line(rules, band, tier, would_be),
         )
+
+    def _line(self, rules: Ruleset, band: Band | None, tier: Tier, would_be: Tier | None):
+        """What a finding says of its line: the same for every player it fits, so kept."""
+        key = (id(rules), band.id if band else None, tier, would_be)
+        found = self._lines.get(key)
+        if found is not None:
+            return found
+        instrument = rules.instruments.get(band.instrument) if band else None
+        statute = rules.penalty_for(would_be or tier, band.offence if band else None)
+        statute_inst = rules.instruments.get(statute.instrument) if statute else None
+        found = self._lines[key] = {
+            "tier": tier.code,
+            "tier_label": tier.label,
+            "rule": band.id if band else None,
+            "instrument": instrument.id if instrument else None,
+            "citation": f"{instrument.title} {band.article}".strip() if instrument else None,
+            "article": band.article if band else None,
+            "penalty": band.penalty if band else None,
+            "statutory_penalty": statute.text if statute else None,
+            "statutory_citation": (
+                f"{statute_inst.title} {statute.article}" if statute and statute_inst else None
+            ),
+            "confidence": min(
+                (c for c in (band and band.confidence, instrument and instrument.confidence) if c),
+                key=lambda c: RANK.get(c, 0),
+                default="M",
+            ),
+            "disputed": bool(instrument and instrument.disputed),
+            "dispute_note": instrument.note if instrument and instrument.disputed else None,
+        }
+        return found
 
     @staticmethod
     def _next_line(admitted: list[Band], values, tier: Tier):
