@@ -33,7 +33,7 @@ class RulesUnitOfWork(SqlUnitOfWork):
         return trail.entries(self.conn, limit)
 
     def stored_sessions(self) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
-        """Every stored session with its players' metrics, in key order.
+        """Every stored session with its players' metrics, in key order, streamed.
 
         A session also carries `exempted_by`: the exemption ids its stored
         findings applied, which is how an organiser-funded prize shows.
@@ -45,17 +45,20 @@ class RulesUnitOfWork(SqlUnitOfWork):
         ).mappings():
             ids = {str(e).split(":", 1)[0] for e in (f["payload"] or {}).get("exemptions") or ()}
             exempted.setdefault((f["platform"], f["session_id"]), set()).update(ids)
-        sessions = self.conn.execute(
+        sessions = self.conn.execution_options(yield_per=1000).execute(
             select(SESSIONS).order_by(SESSIONS.c.platform, SESSIONS.c.session_id)
         ).mappings()
-        players = self.conn.execute(
+        players = self.conn.execution_options(yield_per=1000).execute(
             select(PLAYERS).order_by(PLAYERS.c.platform, PLAYERS.c.session_id,
                                      PLAYERS.c.player_id)
-        ).mappings().all()
-        by_key = {
-            key: [dict(p) for p in group]
-            for key, group in groupby(players, key=lambda p: (p["platform"], p["session_id"]))
-        }
+        ).mappings()
+        # both in the database's own order; every player row has its session (foreign key)
+        groups = groupby(players, key=lambda p: (p["platform"], p["session_id"]))
+        pending = next(groups, None)
         for s in sessions:
             key = (s["platform"], s["session_id"])
-            yield {**s, "exempted_by": exempted.get(key, set())}, by_key.get(key, [])
+            mine: list[dict[str, Any]] = []
+            if pending is not None and pending[0] == key:
+                mine = [dict(p) for p in pending[1]]
+                pending = next(groups, None)
+            yield {**s, "exempted_by": exempted.get(key, set())}, mine
