@@ -13,6 +13,7 @@ from compliance import rules_service as svc
 from compliance.cli.options import db_option, open_engine
 from compliance.db.rules_uow import RulesUnitOfWork
 from compliance.domain.rulediff import condition_words, summarise, words
+from compliance.domain.rules import SUBJECTS
 from compliance.domain.ruleset import Resolver
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
@@ -110,7 +111,8 @@ def show(jurisdiction, as_of, fmt, source, db_url) -> None:
     where = resolver.lookup(jurisdiction)
     day = as_of.date() if as_of else date.today()
     rs = resolver.ruleset(where.code, day)
-    bands = [b for subject in sorted(rs.bands) for b in rs.bands[subject]]
+    order = sorted(rs.bands, key=lambda s: SUBJECTS.index(s) if s in SUBJECTS else len(SUBJECTS))
+    bands = [b for subject in order for b in rs.bands[subject]]
     payload = {
         "jurisdiction": where.code, "name": where.name_zh, "as_of": day.isoformat(),
         "chain": [j.code for j in rs.chain],
