@@ -20,8 +20,8 @@ from compliance import ruledata
 from compliance.domain.classifier import Classifier, ClassifierOptions
 from compliance.domain.findings import Finding
 from compliance.domain.rules import RuleBook
-from compliance.domain.windows import judge_window
 from compliance.domain.ruleset import Resolver
+from compliance.domain.windows import judge_window
 from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import Reject, split_ranges
 from compliance.pipeline import AuditedSession, Auditor, Totals, add_session, merge_totals
@@ -229,6 +229,7 @@ def _audit_partition(task: tuple[str, int, int | None]) -> tuple[list, Totals]:
     for item in items:
         if not isinstance(item, Reject):
             add_session(totals, item)
+            item.encode_findings()
     return items, totals
 
 

@@ -7,12 +7,12 @@ import sys
 import click
 
 from compliance import services
-from compliance.priors import read_priors
 from compliance.cli.options import db_option, open_engine
 from compliance.cli.progress import Progress
 from compliance.db.uow import SqlUnitOfWork
 from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.tiers import TIER_CODES, Tier
+from compliance.priors import read_priors
 from compliance.reporting.stream import make_writer
 
 MAX_REJECTS_SHOWN = 20

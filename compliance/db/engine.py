@@ -9,9 +9,9 @@ from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import SQLAlchemyError
 
 from compliance.db import migrate
+from compliance.domain.findings import json_text
 from compliance.errors import DatabaseError
 
-_json = msgspec.json.Encoder(decimal_format="number")
 DEFAULT_URL = "sqlite:///compliance.db"
 ENV_VAR = "COMPLIANCE_DB_URL"
 
@@ -34,10 +34,6 @@ def make_engine(url: str) -> Engine:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
-
-
-def json_text(value) -> str:
-    return _json.encode(value).decode()
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:

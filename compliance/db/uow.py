@@ -21,7 +21,6 @@ from sqlalchemy import (
 )
 
 from compliance.db import rulestore, windows
-from compliance.db.engine import json_text
 from compliance.db.models import (
     AuditRunRow,
     FindingRow,
@@ -213,6 +212,6 @@ def player_values(s: AuditedSession, money=_same) -> list[tuple]:
 def finding_values(run_id: int, s: AuditedSession) -> list[tuple]:
     return [
         (run_id, s.platform, s.session_id, f.kind, f.subject, getattr(f, "tier", None),
-         f.jurisdiction, json_text(f))
-        for f in s.findings
+         f.jurisdiction, text)
+        for f, text in zip(s.findings, s.encode_findings(), strict=True)
     ]

@@ -8,9 +8,9 @@ jurisdiction on the session's date (or the run's `as_of` date).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 
 from compliance.domain.findings import (
     Finding,

@@ -106,3 +106,8 @@ Finding = ThresholdFinding | IntegrityFinding | IndeterminateFinding
 
 def encode(finding: Finding) -> bytes:
     return _encoder.encode(finding)
+
+
+def json_text(value) -> str:
+    """JSON text of a finding or any plain value; decimals as numbers."""
+    return _encoder.encode(value).decode()

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from compliance.domain.rules import Comparison, Condition, RuleBook
+from compliance.domain.rules import Comparison, RuleBook
 
 LEVELS = {"national": 0, "province": 1, "city": 2, "district": 3}
 
