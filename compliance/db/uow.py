@@ -16,7 +16,6 @@ from sqlalchemy import (
     delete,
     insert,
     select,
-    tuple_,
     update,
 )
 
@@ -99,15 +98,16 @@ class SqlUnitOfWork:
         """Replace the stored results of these sessions with this run's."""
         if not batch:
             return
-        keys = list({s.key for s in batch})
-        key = tuple_(SESSIONS.c.platform, SESSIONS.c.session_id)
-        for i in range(0, len(keys), 500):
-            chunk = keys[i : i + 500]
-            for table in (FINDINGS, PLAYERS):
-                self.conn.execute(
-                    delete(table).where(tuple_(table.c.platform, table.c.session_id).in_(chunk))
-                )
-            self.conn.execute(delete(SESSIONS).where(key.in_(chunk)))
+        by_platform: dict[str, list[str]] = {}
+        for platform, session_id in {s.key for s in batch}:
+            by_platform.setdefault(platform, []).append(session_id)
+        for platform, ids in by_platform.items():
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                for table in (FINDINGS, PLAYERS, SESSIONS):
+                    self.conn.execute(
+                        delete(table).where(table.c.platform == platform, table.c.session_id.in_(chunk))
+                    )
         latest = {s.key: s for s in batch}.values()
         self.conn.execute(insert(SESSIONS), [session_row(run_id, s) for s in latest])
         money = float if self.conn.dialect.name == "sqlite" else _same
