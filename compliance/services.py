@@ -16,6 +16,8 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
+import msgspec
+
 from compliance import ruledata
 from compliance.domain.classifier import Classifier, ClassifierOptions
 from compliance.domain.findings import Finding
@@ -79,20 +81,25 @@ class AuditSummary:
     last_day: date | None = None
     windows: int = 0
 
-    def count(self, session: AuditedSession) -> None:
+    def count(self, session) -> None:
         self.sessions += 1
         self.platforms.add(session.platform)
         if self.last_day is None or session.day > self.last_day:
             self.last_day = session.day
-        for f in session.findings:
-            self.count_finding(f)
+        meta = getattr(session, "meta", None)
+        if meta is None:
+            meta = [(f.kind, getattr(f, "tier", None), getattr(f, "check", None))
+                    for f in session.findings]
+        for kind, tier, check in meta:
+            self.tally(kind, tier, check)
 
     def count_finding(self, f: Finding) -> None:
-        self.kinds[f.kind] += 1
-        tier = getattr(f, "tier", None)
+        self.tally(f.kind, getattr(f, "tier", None), getattr(f, "check", None))
+
+    def tally(self, kind: str, tier: str | None, check: str | None) -> None:
+        self.kinds[kind] += 1
         if tier:
             self.tiers[tier] += 1
-        check = getattr(f, "check", None)
         if check:
             self.checks[check] += 1
 
@@ -134,11 +141,15 @@ def ensure_rules(uow: UnitOfWork, root: Path = ruledata.DATA_DIR) -> RuleBook:
     return uow.load_rules()
 
 
+def _ignore(_finding) -> None:
+    pass
+
+
 def audit(
     uow: UnitOfWork,
     files: list[str],
     options: AuditOptions,
-    on_finding: Callable[[Finding], None] = lambda f: None,
+    on_finding: Callable[[Finding], None] = _ignore,
     on_session: Callable[[AuditedSession | Reject], None] = lambda s: None,
 ) -> AuditSummary:
     """Audit log files: judge every session, store results in batches, count.
@@ -155,7 +166,10 @@ def audit(
         summary.run_id = run_id
         batch: list[AuditedSession] = []
         rejects: list[Reject] = []
-        for item in _judged(book, files, options, summary.totals):
+        store_url = getattr(uow, "worker_url", lambda: None)() if options.workers > 1 else None
+        if store_url:
+            uow.commit()
+        for item in _judged(book, files, options, summary.totals, run_id, store_url):
             on_session(item)
             if isinstance(item, Reject):
                 if options.strict:
@@ -166,8 +180,11 @@ def audit(
                 rejects.append(item)
                 continue
             summary.count(item)
-            for finding in item.findings:
-                on_finding(finding)
+            if on_finding is not _ignore:
+                for finding in item.findings:
+                    on_finding(finding)
+            if isinstance(item, StoredSession):
+                continue
             batch.append(item)
             if len(batch) >= options.batch_size:
                 _flush(uow, run_id, batch, rejects)
@@ -180,10 +197,15 @@ def audit(
     return summary
 
 
-def _judged(book: RuleBook, files: list[str], options: AuditOptions, totals: Totals):
+def _judged(
+    book: RuleBook, files: list[str], options: AuditOptions, totals: Totals,
+    run_id: int | None = None, store_url: str | None = None,
+):
     """Judged sessions and rejects in file order, serially or from a process pool.
 
     Per-player totals are summed where the sessions are judged and merged here.
+    With a database the workers can open themselves (`store_url`), each worker
+    stores its own sessions and sends back only their findings as JSON.
     """
     if options.workers <= 1:
         auditor = make_auditor(book, options)
@@ -194,43 +216,90 @@ def _judged(book: RuleBook, files: list[str], options: AuditOptions, totals: Tot
                 yield item
         return
     tasks = [
-        (path, start, end)
+        (path, start, end, run_id)
         for path in files
         for start, end in split_ranges(path, partitions_for(path, options.workers))
     ]
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(
-        options.workers, mp_context=context, initializer=_start_worker, initargs=(book, options)
+        options.workers, mp_context=context, initializer=_start_worker,
+        initargs=(book, options, store_url),
     ) as pool:
         for items, partial in pool.map(_audit_partition, tasks):
             merge_totals(totals, partial)
             yield from items
 
 
+@dataclass(slots=True)
+class StoredSession:
+    """A session a worker judged and stored; its findings come back as JSON."""
+
+    platform: str
+    session_id: str
+    day: date
+    encoded: list[str]
+    meta: list[tuple[str, str | None, str | None]]
+    _findings: list[Finding] | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.platform, self.session_id)
+
+    @property
+    def findings(self) -> list[Finding]:
+        if self._findings is None:
+            self._findings = [_finding_decoder.decode(text) for text in self.encoded]
+        return self._findings
+
+
+_finding_decoder = msgspec.json.Decoder(Finding)
+
+
 def partitions_for(path: str, workers: int) -> int:
-    """Four or more ranges a worker, none much over 16 MB, so memory stays flat."""
+    """Eight or more ranges a worker, none much over 16 MB, so memory stays flat."""
     size = os.path.getsize(path)
-    return max(workers * 4, -(-size // PARTITION_BYTES))
+    return max(workers * 8, -(-size // PARTITION_BYTES))
 
 
 _worker_auditor: Auditor | None = None
+_worker_store: Any = None
 
 
-def _start_worker(book: RuleBook, options: AuditOptions) -> None:
-    global _worker_auditor
+def _start_worker(book: RuleBook, options: AuditOptions, store_url: str | None) -> None:
+    global _worker_auditor, _worker_store
     _worker_auditor = make_auditor(book, options)
+    if store_url:
+        from compliance.db.engine import make_engine
+        from compliance.db.uow import SqlUnitOfWork
+
+        _worker_store = SqlUnitOfWork(make_engine(store_url))
 
 
-def _audit_partition(task: tuple[str, int, int | None]) -> tuple[list, Totals]:
-    """The one function per partition: a byte range of a file, judged, with player totals."""
-    path, start, end = task
+def _audit_partition(task: tuple[str, int, int | None, int | None]) -> tuple[list, Totals]:
+    """The one function per partition: a byte range of a file, judged, with player totals.
+
+    With a store, the sessions are written here and only their findings go back.
+    """
+    path, start, end, run_id = task
     items = list(_worker_auditor.audit_file(path, start, end))
     totals: Totals = {}
-    for item in items:
-        if not isinstance(item, Reject):
-            add_session(totals, item)
-            item.encode_findings()
-    return items, totals
+    sessions = [item for item in items if not isinstance(item, Reject)]
+    for item in sessions:
+        add_session(totals, item)
+        item.encode_findings()
+    if _worker_store is None:
+        return items, totals
+    with _worker_store as uow:
+        uow.store_sessions(run_id, sessions)
+        uow.commit()
+    return [
+        item if isinstance(item, Reject)
+        else StoredSession(
+            item.platform, item.session_id, item.day, item.encoded,
+            [(f.kind, getattr(f, "tier", None), getattr(f, "check", None)) for f in item.findings],
+        )
+        for item in items
+    ], totals
 
 
 def judge_windows(uow, book: RuleBook, options: AuditOptions, summary: AuditSummary):

@@ -58,6 +58,13 @@ class SqlUnitOfWork:
         self.conn.close()
         self.conn = None
 
+    def worker_url(self) -> str | None:
+        """Where a worker process can open this database itself (not an in-memory one)."""
+        url = self.engine.url
+        if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
+            return None
+        return url.render_as_string(hide_password=False)
+
     def commit(self) -> None:
         self.conn.commit()
         self.conn.begin()

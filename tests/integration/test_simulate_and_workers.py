@@ -76,3 +76,33 @@ def test_demo_in_an_empty_folder_ends_with_a_summary_and_a_database(tmp_path, mo
     assert "Findings by province and tier" in result.stdout
     assert "audited 40 sessions, 0 rejected" in result.stdout
     assert result.stdout.rstrip().endswith("不构成法律意见。")
+
+
+def test_workers_that_store_their_own_sessions_leave_the_same_database(tmp_path, any_db_url):
+    from sqlalchemy import func, select
+
+    from compliance.db.engine import ensure_schema, make_engine
+    from compliance.db.models import FindingRow, PlayerMetricsRow, SessionRow
+    from compliance.db.uow import SqlUnitOfWork
+
+    path, _ = simulate(tmp_path, sessions=150, seed=12, anomalies=0.02)
+    stored, printed = [], []
+    for workers, url in ((1, f"sqlite:///{tmp_path}/serial.db"), (2, any_db_url)):
+        engine = make_engine(url)
+        ensure_schema(engine)
+        seen = []
+        services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(workers=workers),
+                       seen.append)
+        printed.append([f.to_json() for f in seen])
+        with engine.connect() as conn:
+            stored.append((
+                conn.execute(select(func.count(), func.sum(PlayerMetricsRow.capital))).one(),
+                sorted(conn.execute(select(FindingRow.session_id, FindingRow.subject,
+                                           FindingRow.tier)).all(), key=str),
+                conn.execute(select(func.count()).select_from(SessionRow)).scalar_one(),
+            ))
+        engine.dispose()
+    assert printed[0] == printed[1]
+    assert stored[0][0][0] == stored[1][0][0]
+    assert float(stored[0][0][1]) == float(stored[1][0][1])
+    assert stored[0][1:] == stored[1][1:]
