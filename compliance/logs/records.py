@@ -52,6 +52,18 @@ class Prize(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     entry_fee: Points = 0
 
 
+class Bracket(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """赛程: where a tournament session stands in its competition, and who went through.
+
+    Recorded for the audit trail; brackets move no money between players.
+    """
+
+    competition: str
+    stage: str = ""
+    match: str = ""
+    advancing: list[str] = []
+
+
 class Variant(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """玩法: a named house-rule preset and explicit option overrides."""
 
@@ -78,6 +90,7 @@ class Session(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     owner: Owner | None = None
     prize: Prize | None = None
     tournament: bool = False
+    bracket: Bracket | None = None
 
 
 class SessionId(msgspec.Struct):

@@ -81,3 +81,21 @@ def test_a_tournament_paid_from_entry_fees_is_classified_on_its_stakes(rule_book
     players = [f for f in seen if f.subject.startswith("player:")]
     assert {f.tier for f in players} == {"administrative_very_serious"}
     assert {f.value for f in players if f.metric == "single_stake"} == {100}
+
+
+def test_a_bracket_is_recorded_and_moves_no_money(rule_book, tmp_path):
+    import json
+
+    from compliance.logs.reader import read_sessions
+
+    session = json.loads((SAMPLES / "douniu.jsonl").read_text().splitlines()[0])
+    session.update(tournament=True, prize={"amount": 5000, "funded_by": "organiser"},
+                   bracket={"competition": "2026 春季赛", "stage": "八强赛", "match": "3",
+                            "advancing": ["hn2"]})
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(session, ensure_ascii=False) + "\n")
+    (item,) = read_sessions(str(path))
+    assert item.session.bracket.advancing == ["hn2"]
+    seen = []
+    services.audit(FakeUnitOfWork(rule_book), [str(path)], services.AuditOptions(), seen.append)
+    assert {f.tier for f in seen if f.subject.startswith("player:")} == {"exempt"}
