@@ -30,6 +30,7 @@ from compliance.games.cards import duplicates
 from compliance.games.chexuan_betting import Betting, ChexuanAction, replay_betting
 from compliance.games.chexuan_hands import SPECIALS, FourCards, Ranking, RankingRules, ranking_for
 from compliance.games.chexuan_settle import Contender, groups_of, settle_showdown, share, tail_order
+from compliance.games.head_tail import logged_split, smaller_head
 from compliance.logs.records import Session, Variant
 
 Chips = Annotated[int, msgspec.Meta(ge=0)]
@@ -138,23 +139,10 @@ def _contender(
     index: int, seat: ChexuanSeat, hand: FourCards, ranking: Ranking, issues: list[Integrity]
 ) -> Contender:
     """分牌: the logged split, swapped when its head is smaller ("服務器直接按該分牌自動排列")."""
-    if seat.head is None:
-        raise DealError(f"round {index}: {seat.player} reached the showdown without a split")
-    tail = seat.tail if seat.tail is not None else [c for c in seat.cards if c not in seat.head]
-    if len(seat.head) != 2 or len(tail) != 2 or sorted(seat.head + tail) != sorted(seat.cards):
-        raise DealError(f"round {index}: {seat.player}'s split does not match his cards")
-    logged_head, logged_tail = ranking.two(*seat.head), ranking.two(*tail)
-    if logged_head.strength < logged_tail.strength:
-        issues.append(
-            Integrity(
-                index,
-                ILLEGAL_ACTION,
-                f"{seat.player} split with the head "
-                f"{logged_head.name} smaller than the tail {logged_tail.name}; "
-                "swapped as the server does",
-                (seat.player,),
-            )
-        )
+    head, tail = logged_split(index, seat, "reached the showdown without a split")
+    issue = smaller_head(index, seat.player, ranking.two(*head), ranking.two(*tail))
+    if issue:
+        issues.append(issue)
     split = ranking.split(seat.head, tail)
     singles = tuple(ranking.single[ranking.kinds[c]] for c in split.head.cards)
     return Contender(

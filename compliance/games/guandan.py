@@ -231,7 +231,6 @@ class Guandan:
     name_zh = "掼蛋"
     name_en = "Guandan"
     seat_range = (4, 4)
-    seat_range = (4, 4)
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
         options = options_for(session.variant)

@@ -31,6 +31,7 @@ from compliance.games.base import (
 )
 from compliance.games.cards import duplicates, shuffled
 from compliance.games.chexuan_hands import KIND_CARDS, KIND_POINTS
+from compliance.games.head_tail import logged_split, smaller_head
 from compliance.logs.records import Session, Variant
 
 # 天地人和, 三长, 四短, 杂: the class of each kind; "至尊寶拆開的話也是雜牌".
@@ -198,22 +199,11 @@ def _halves(
 ) -> tuple[int, ...]:
     if options.hand_size == 2:
         return (ranking.two(*seat.cards).strength,)
-    if seat.head is None:
-        raise DealError(f"round {index}: {seat.player} has no split")
-    tail = seat.tail if seat.tail is not None else [c for c in seat.cards if c not in seat.head]
-    if len(seat.head) != 2 or len(tail) != 2 or sorted(seat.head + tail) != sorted(seat.cards):
-        raise DealError(f"round {index}: {seat.player}'s split does not match his cards")
-    head, rest = ranking.two(*seat.head), ranking.two(*tail)
-    if head.strength < rest.strength:
-        issues.append(
-            Integrity(
-                index,
-                ILLEGAL_ACTION,
-                f"{seat.player} split with the head {head.name} "
-                f"smaller than the tail {rest.name}; swapped",
-                (seat.player,),
-            )
-        )
+    head_cards, tail_cards = logged_split(index, seat, "has no split")
+    head, rest = ranking.two(*head_cards), ranking.two(*tail_cards)
+    issue = smaller_head(index, seat.player, head, rest)
+    if issue:
+        issues.append(issue)
         head, rest = rest, head
     return (head.strength, rest.strength)
 

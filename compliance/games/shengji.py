@@ -286,7 +286,6 @@ class Shengji:
     name_zh = "升级"
     name_en = "Shengji (Tractor)"
     seat_range = (4, 4)
-    seat_range = (4, 4)
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
         options = options_for(session.variant)
