@@ -6,17 +6,12 @@ fake unit of work.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, Protocol
-
-import msgspec
 
 from compliance import ruledata
 from compliance.domain.classifier import Classifier, ClassifierOptions
@@ -25,10 +20,9 @@ from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
 from compliance.domain.windows import judge_window
 from compliance.errors import ConfigError, LogError
-from compliance.logs.reader import Reject, split_ranges
-from compliance.pipeline import AuditedSession, Auditor, Totals, add_session, merge_totals
-
-PARTITION_BYTES = 16 << 20
+from compliance.logs.reader import Reject
+from compliance.partitions import StoredSession, judge_in_parallel
+from compliance.pipeline import AuditedSession, Auditor, Totals, add_session
 
 
 class UnitOfWork(Protocol):
@@ -201,105 +195,17 @@ def _judged(
     book: RuleBook, files: list[str], options: AuditOptions, totals: Totals,
     run_id: int | None = None, store_url: str | None = None,
 ):
-    """Judged sessions and rejects in file order, serially or from a process pool.
-
-    Per-player totals are summed where the sessions are judged and merged here.
-    With a database the workers can open themselves (`store_url`), each worker
-    stores its own sessions and sends back only their findings as JSON.
-    """
-    if options.workers <= 1:
-        auditor = make_auditor(book, options)
-        for path in files:
-            for item in auditor.audit_file(path):
-                if not isinstance(item, Reject):
-                    add_session(totals, item)
-                yield item
+    """Judged sessions and rejects in file order, serially or from a process pool
+    (compliance.partitions); per-player totals are summed as they are judged."""
+    auditor = make_auditor(book, options)
+    if options.workers > 1:
+        yield from judge_in_parallel(auditor, files, options.workers, totals, run_id, store_url)
         return
-    tasks = [
-        (path, start, end, run_id)
-        for path in files
-        for start, end in split_ranges(path, partitions_for(path, options.workers))
-    ]
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(
-        options.workers, mp_context=context, initializer=_start_worker,
-        initargs=(book, options, store_url),
-    ) as pool:
-        for items, partial in pool.map(_audit_partition, tasks):
-            merge_totals(totals, partial)
-            yield from items
-
-
-@dataclass(slots=True)
-class StoredSession:
-    """A session a worker judged and stored; its findings come back as JSON."""
-
-    platform: str
-    session_id: str
-    day: date
-    encoded: list[str]
-    meta: list[tuple[str, str | None, str | None]]
-    _findings: list[Finding] | None = None
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.platform, self.session_id)
-
-    @property
-    def findings(self) -> list[Finding]:
-        if self._findings is None:
-            self._findings = [_finding_decoder.decode(text) for text in self.encoded]
-        return self._findings
-
-
-_finding_decoder = msgspec.json.Decoder(Finding)
-
-
-def partitions_for(path: str, workers: int) -> int:
-    """Eight or more ranges a worker, none much over 16 MB, so memory stays flat."""
-    size = os.path.getsize(path)
-    return max(workers * 8, -(-size // PARTITION_BYTES))
-
-
-_worker_auditor: Auditor | None = None
-_worker_store: Any = None
-
-
-def _start_worker(book: RuleBook, options: AuditOptions, store_url: str | None) -> None:
-    global _worker_auditor, _worker_store
-    _worker_auditor = make_auditor(book, options)
-    if store_url:
-        from compliance.db.engine import make_engine
-        from compliance.db.uow import SqlUnitOfWork
-
-        _worker_store = SqlUnitOfWork(make_engine(store_url))
-
-
-def _audit_partition(task: tuple[str, int, int | None, int | None]) -> tuple[list, Totals]:
-    """The one function per partition: a byte range of a file, judged, with player totals.
-
-    With a store, the sessions are written here and only their findings go back.
-    """
-    path, start, end, run_id = task
-    items = list(_worker_auditor.audit_file(path, start, end))
-    totals: Totals = {}
-    sessions = [item for item in items if not isinstance(item, Reject)]
-    for item in sessions:
-        add_session(totals, item)
-        item.encode_findings()
-    if _worker_store is None:
-        return items, totals
-    with _worker_store as uow:
-        uow.store_sessions(run_id, sessions)
-        uow.commit()
-    return [
-        item if isinstance(item, Reject)
-        else StoredSession(
-            item.platform, item.session_id, item.day, item.encoded,
-            [(f.kind, getattr(f, "tier", None), getattr(f, "check", None)) for f in item.findings],
-        )
-        for item in items
-    ], totals
+    for path in files:
+        for item in auditor.audit_file(path):
+            if not isinstance(item, Reject):
+                add_session(totals, item)
+            yield item
 
 
 def judge_windows(uow, book: RuleBook, options: AuditOptions, summary: AuditSummary):
