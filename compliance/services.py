@@ -160,7 +160,8 @@ def audit(
         summary.run_id = run_id
         batch: list[AuditedSession] = []
         rejects: list[Reject] = []
-        store_url = getattr(uow, "worker_url", lambda: None)() if options.workers > 1 else None
+        parallel_store = options.workers > 1 and not options.strict
+        store_url = getattr(uow, "worker_url", lambda: None)() if parallel_store else None
         if store_url:
             uow.commit()
         for item in _judged(book, files, options, summary.totals, run_id, store_url):

@@ -241,3 +241,13 @@ def test_an_unknown_rule_version_is_a_one_line_error(run):
     assert result.stderr == (
         "Error: --rule-version sh-discretion=nope: choose one of sh-discretion-200, sh-discretion-trial\n"
     )
+
+
+def test_strict_with_workers_keeps_nothing_of_the_run(run, sqlite_url):
+    import sqlite3
+
+    result = run("audit", BAD, "--strict", "--workers", "2")
+    assert result.exit_code == 1
+    database = sqlite_url.removeprefix("sqlite:///")
+    with sqlite3.connect(database) as conn:
+        assert conn.execute("select count(*) from sessions").fetchone() == (0,)
