@@ -160,6 +160,9 @@ class Auditor:
                 yield self.audit(item)
             except LogError as exc:
                 yield Reject(item.file, item.line, item.session.session_id, str(exc))
+            except Exception as exc:  # noqa: BLE001 - one bad session must not end a run
+                reason = f"internal error replaying it ({type(exc).__name__}: {exc}); please report"
+                yield Reject(item.file, item.line, item.session.session_id, reason)
 
 
 @dataclass(slots=True)

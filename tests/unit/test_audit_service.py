@@ -99,3 +99,20 @@ def test_a_bracket_is_recorded_and_moves_no_money(rule_book, tmp_path):
     seen = []
     services.audit(FakeUnitOfWork(rule_book), [str(path)], services.AuditOptions(), seen.append)
     assert {f.tier for f in seen if f.subject.startswith("player:")} == {"exempt"}
+
+
+def test_an_engine_bug_on_one_session_becomes_a_reject_not_a_crash(rule_book, monkeypatch):
+    from compliance.games import douniu
+
+    real = douniu.Douniu.replay
+
+    def broken(self, session):
+        if session.session_id == "hb-family":
+            raise KeyError("boom")
+        return real(self, session)
+
+    monkeypatch.setattr(douniu.Douniu, "replay", broken)
+    uow = FakeUnitOfWork(rule_book)
+    summary = services.audit(uow, [str(SAMPLES / "douniu.jsonl")], services.AuditOptions())
+    assert (summary.sessions, summary.rejects) == (7, 1)
+    assert uow.rejects[0].reason == "internal error replaying it (KeyError: 'boom'); please report"
