@@ -59,6 +59,7 @@ class AuditedSession:
     source_line: int
     findings: list[Finding] = field(default_factory=list)
     encoded: list[str] | None = None
+    minors: int = 0
 
     @property
     def key(self) -> tuple[str, str]:
@@ -146,6 +147,7 @@ class Auditor:
             source_file=item.file,
             source_line=item.line,
             findings=findings,
+            minors=sum(1 for p in s.players if p.minor),
         )
 
     def audit_file(

@@ -188,6 +188,7 @@ class SessionRow(Base):
     rake: Mapped[Decimal | None] = mapped_column(Money)
     source_file: Mapped[str] = mapped_column(Text)
     source_line: Mapped[int] = mapped_column(BigInteger)
+    minors: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class PlayerMetricsRow(Base):

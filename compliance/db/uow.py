@@ -183,7 +183,7 @@ def session_row(run_id: int, s: AuditedSession) -> dict[str, Any]:
         "scene_capital": m.scene_capital if m else None,
         "per_capita_capital": m.per_capita_capital if m else None,
         "rake": m.rake if m else None,
-        "source_file": s.source_file, "source_line": s.source_line,
+        "source_file": s.source_file, "source_line": s.source_line, "minors": s.minors,
     }
 
 

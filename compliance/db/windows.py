@@ -35,7 +35,8 @@ def window_figures(
     for kind, keys in (("owner", (S.c.platform, S.c.owner_id)), ("platform", (S.c.platform,))):
         where = in_window if kind == "platform" else and_(in_window, S.c.owner_id.is_not(None))
         sums = conn.execute(
-            select(*keys, func.count(), func.sum(S.c.rake), func.sum(S.c.scene_capital))
+            select(*keys, func.count(), func.sum(S.c.rake), func.sum(S.c.scene_capital),
+                   func.sum(S.c.minors))
             .where(where).group_by(*keys)
         ).all()
         people = dict(
@@ -52,14 +53,14 @@ def window_figures(
         ):
             if place:
                 places[tuple(key)][place] += n
-        for *key, count, rake, capital in sums:
+        for *key, count, rake, capital, minors in sums:
             key = tuple(key)
             common = places[key].most_common(1)
             out.append(WindowFigures(
                 kind=kind, id=key[-1], platform=key[0],
                 jurisdiction=common[0][0] if common else None, start=start, end=end,
                 sessions=count, capital=_money(capital), rake=_money(rake),
-                participants=people.get(key, 0),
+                participants=people.get(key, 0), minors=int(minors or 0),
             ))
     for platform, player, count, net, capital, place in conn.execute(
         select(P.c.platform, P.c.player_id, func.count(), func.sum(P.c.net), func.sum(P.c.capital),

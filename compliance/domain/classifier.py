@@ -187,12 +187,14 @@ class Classifier:
 
     @staticmethod
     def _aggravations(facts: SessionFacts, player: PlayerFacts, rules: Ruleset, day: date):
-        """从重: the circumstances of this player and session that the rules name."""
+        """从重: the circumstances of this player and session that the rules name.
+
+        A minor's own play is not aggravated (the notice's art. 四 mitigates it);
+        organising minors is, on the organiser's window finding.
+        """
         present = {facts.venue}
         if player.public_servant:
             present.add("public_servant")
-        if player.minor:
-            present.add("minor")
         out = []
         for ag in rules.aggravations:
             if ag.kind == "repeat":

@@ -38,6 +38,7 @@ class WindowFigures:
     net: Decimal = Decimal(0)
     rake: Decimal = Decimal(0)
     participants: int = 0
+    minors: int = 0
     session_ids: list[str] = field(default_factory=list)
 
     @property
@@ -98,6 +99,11 @@ def judge_window(classifier: Classifier, w: WindowFigures) -> ThresholdFinding |
         facts, subject, where, rules, w.end, tier, best, hit, values, bands, [], None,
         subject=w.subject,
     )
+    if w.minors and tier >= Tier.ADMINISTRATIVE:
+        finding.aggravations = [
+            f"{ag.id}: {ag.text} ({w.minors} minor players in the window; {ag.article})"
+            for ag in rules.aggravations if ag.kind == "minor"
+        ]
     finding.window_start = w.start.isoformat()
     finding.window_end = w.end.isoformat()
     finding.session_count = w.sessions

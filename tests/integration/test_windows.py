@@ -113,3 +113,16 @@ def test_chongqing_counts_cumulative_win_loss_only_over_three_or_more_sessions(r
     assert judge_window(classifier, player(3, 5000)).tier == "administrative_serious"
     assert judge_window(classifier, player(2, -2500)) is None
     assert judge_window(classifier, player(3, 1999)) is None
+
+
+def test_organising_minors_is_an_aggravation_on_the_owners_window(any_db_url, tmp_path):
+    sessions = [room(n, "boss", f"2026-03-0{1 + n}", fee=600, basis="stakes",
+                     players=["a", "b", "c", "d"]) for n in range(9)]
+    sessions[0]["players"][1] = {"id": "b", "minor": True}
+    _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", sessions))
+    boss = by_subject(windows)["owner:boss"]
+    assert boss.tier == "criminal"
+    assert boss.aggravations == [
+        "interp-2005-minors: 组织未成年人参与赌博，或者开设赌场吸引未成年人参与赌博的，从重处罚 "
+        "(1 minor players in the window; 第五条)"
+    ]
