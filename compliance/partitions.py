@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 
 from compliance.domain.findings import Finding
+from compliance.errors import ConfigError
 from compliance.logs.reader import Reject, split_ranges
 from compliance.pipeline import AuditedSession, Auditor, Totals, add_session, merge_totals
 
@@ -79,34 +80,50 @@ def partitions_for(path: str, workers: int) -> int:
 
 
 _worker_auditor: Auditor | None = None
-_worker_store: Any = None
+_worker_url: str | None = None
+_stores: dict[str, Any] = {}
 
 
-def _start_worker(auditor: Auditor, store_url: str | None) -> None:
-    global _worker_auditor, _worker_store
-    _worker_auditor = auditor
-    if store_url:
+def _store(url: str | None):
+    """This process's unit of work on the run's database, opened once."""
+    if url is None:
+        return None
+    if url not in _stores:
         from compliance.db.engine import make_engine
         from compliance.db.uow import SqlUnitOfWork
 
-        _worker_store = SqlUnitOfWork(make_engine(store_url))
+        _stores[url] = SqlUnitOfWork(make_engine(url))
+    return _stores[url]
+
+
+def _start_worker(auditor: Auditor, store_url: str | None) -> None:
+    global _worker_auditor, _worker_url
+    _worker_auditor = auditor
+    _worker_url = store_url
 
 
 def _audit_partition(task: tuple[str, int, int | None, int | None]) -> tuple[list, Totals]:
+    return audit_partition(_worker_auditor, _worker_url, task)
+
+
+def audit_partition(
+    auditor: Auditor, store_url: str | None, task: tuple[str, int, int | None, int | None]
+) -> tuple[list, Totals]:
     """The one function per partition: a byte range of a file, judged, with player totals.
 
     With a store, the sessions are written here and only their findings go back.
     """
     path, start, end, run_id = task
-    items = list(_worker_auditor.audit_file(path, start, end))
+    items = list(auditor.audit_file(path, start, end))
     totals: Totals = {}
     sessions = [item for item in items if not isinstance(item, Reject)]
     for item in sessions:
         add_session(totals, item)
         item.encode_findings()
-    if _worker_store is None:
+    store = _store(store_url)
+    if store is None:
         return items, totals
-    with _worker_store as uow:
+    with store as uow:
         uow.store_sessions(run_id, sessions)
         uow.commit()
     return [
@@ -119,3 +136,39 @@ def _audit_partition(task: tuple[str, int, int | None, int | None]) -> tuple[lis
     ], totals
 
 
+def judge_on_dask(
+    address: str, auditor: Auditor, files: list[str], workers: int, totals: Totals,
+    run_id: int | None = None, store_url: str | None = None,
+) -> Iterator[AuditedSession | StoredSession | Reject]:
+    """The same partitions on a Dask cluster: `address` of its scheduler, or `local`.
+
+    The input files and the database must be reachable from every worker.
+    """
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ConfigError("--dask needs Dask: pip install -e '.[dask]'") from None
+
+    tasks = [
+        (path, start, end, run_id)
+        for path in files
+        for start, end in split_ranges(path, partitions_for(path, max(workers, 1)))
+    ]
+    cluster = None
+    if address == "local":
+        cluster = LocalCluster(
+            n_workers=max(workers, 1), threads_per_worker=1, processes=True,
+            dashboard_address=None,
+        )
+    try:
+        with Client(cluster or address) as client:
+            shared = client.scatter(auditor, broadcast=True)
+            futures = client.map(audit_partition, [shared] * len(tasks),
+                                 [store_url] * len(tasks), tasks, pure=False)
+            for future in futures:
+                items, partial = future.result()
+                merge_totals(totals, partial)
+                yield from items
+    finally:
+        if cluster is not None:
+            cluster.close()

@@ -21,7 +21,7 @@ from compliance.domain.ruleset import Resolver
 from compliance.domain.windows import judge_window
 from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import Reject
-from compliance.partitions import StoredSession, judge_in_parallel
+from compliance.partitions import StoredSession, judge_in_parallel, judge_on_dask
 from compliance.pipeline import AuditedSession, Auditor, Totals, add_session
 
 
@@ -57,6 +57,7 @@ class AuditOptions:
     strict: bool = False
     batch_size: int = 1000
     workers: int = 1
+    dask: str | None = None
     window_days: int = 180
     priors: dict[tuple[str, str], tuple[date, ...]] = field(default_factory=dict)
     classifier: ClassifierOptions = field(default_factory=ClassifierOptions)
@@ -163,7 +164,7 @@ def audit(
         summary.run_id = run_id
         batch: list[AuditedSession] = []
         rejects: list[Reject] = []
-        parallel_store = options.workers > 1 and not options.strict
+        parallel_store = (options.workers > 1 or bool(options.dask)) and not options.strict
         store_url = getattr(uow, "worker_url", lambda: None)() if parallel_store else None
         if store_url:
             uow.commit()
@@ -202,6 +203,11 @@ def _judged(
     """Judged sessions and rejects in file order, serially or from a process pool
     (compliance.partitions); per-player totals are summed as they are judged."""
     auditor = make_auditor(book, options)
+    if options.dask:
+        yield from judge_on_dask(
+            options.dask, auditor, files, options.workers, totals, run_id, store_url
+        )
+        return
     if options.workers > 1:
         yield from judge_in_parallel(auditor, files, options.workers, totals, run_id, store_url)
         return

@@ -87,9 +87,11 @@ def summary_line(summary: services.AuditSummary, where: str) -> str:
               help="CSV of earlier penalties (platform,player_id,date) for the repeat rule.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes auditing byte ranges of the input in parallel.")
+@click.option("--dask", metavar="ADDRESS",
+              help="Audit the partitions on a Dask cluster (scheduler address, or 'local').")
 @db_option
 def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, win_loss_scope,
-          versions, window_days, priors, workers, db_url):
+          versions, window_days, priors, workers, dask, db_url):
     """Audit session logs (.jsonl or .jsonl.gz) and store the run.
 
     Every session is re-settled from its cards and bets, measured, and judged
@@ -110,6 +112,7 @@ def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, wi
         as_of=as_of.date() if as_of else None,
         strict=strict,
         workers=workers,
+        dask=dask,
         window_days=window_days,
         priors=read_priors(priors) if priors else {},
         classifier=ClassifierOptions(win_loss_scope=win_loss_scope, versions=parse_versions(versions)),

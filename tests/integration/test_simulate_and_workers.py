@@ -106,3 +106,21 @@ def test_workers_that_store_their_own_sessions_leave_the_same_database(tmp_path,
     assert stored[0][0][0] == stored[1][0][0]
     assert float(stored[0][0][1]) == float(stored[1][0][1])
     assert stored[0][1:] == stored[1][1:]
+
+
+def test_a_dask_cluster_runs_the_same_partitions_with_the_same_results(tmp_path):
+    from compliance.db.engine import ensure_schema, make_engine
+    from compliance.db.uow import SqlUnitOfWork
+
+    path, _ = simulate(tmp_path, sessions=80, seed=14, anomalies=0.02)
+    printed = []
+    for name, options in (("serial", {}), ("dask", {"workers": 2, "dask": "local"})):
+        engine = make_engine(f"sqlite:///{tmp_path}/{name}.db")
+        ensure_schema(engine)
+        seen = []
+        summary = services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(**options),
+                                 seen.append)
+        assert summary.sessions == 80
+        printed.append([f.to_json() for f in seen])
+        engine.dispose()
+    assert printed[0] == printed[1]
