@@ -191,16 +191,21 @@ class SessionRow(Base):
     minors: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
-class PlayerMetricsRow(Base):
-    __tablename__ = "player_metrics"
-    __table_args__ = (
+def of_a_session(index: Index) -> tuple:
+    """Rows that belong to a stored session and go when it is replaced."""
+    return (
         ForeignKeyConstraint(
             ["platform", "session_id"],
             ["sessions.platform", "sessions.session_id"],
             ondelete="CASCADE",
         ),
-        Index("ix_player_metrics_player", "platform", "player_id"),
+        index,
     )
+
+
+class PlayerMetricsRow(Base):
+    __tablename__ = "player_metrics"
+    __table_args__ = of_a_session(Index("ix_player_metrics_player", "platform", "player_id"))
     platform: Mapped[str] = mapped_column(String(64), primary_key=True)
     session_id: Mapped[str] = mapped_column(String(128), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(128), primary_key=True)
@@ -220,14 +225,7 @@ class PlayerMetricsRow(Base):
 
 class FindingRow(Base):
     __tablename__ = "findings"
-    __table_args__ = (
-        ForeignKeyConstraint(
-            ["platform", "session_id"],
-            ["sessions.platform", "sessions.session_id"],
-            ondelete="CASCADE",
-        ),
-        Index("ix_findings_session", "platform", "session_id"),
-    )
+    __table_args__ = of_a_session(Index("ix_findings_session", "platform", "session_id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     run_id: Mapped[int] = mapped_column(ForeignKey("audit_runs.id"), index=True)
     platform: Mapped[str] = mapped_column(String(64))
