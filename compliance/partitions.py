@@ -23,7 +23,14 @@ import msgspec
 from compliance.domain.findings import Finding
 from compliance.errors import ConfigError
 from compliance.logs.reader import Reject, split_ranges
-from compliance.pipeline import AuditedSession, Auditor, Totals, add_session, merge_totals
+from compliance.pipeline import (
+    AuditedSession,
+    Auditor,
+    Totals,
+    add_session,
+    few_collections,
+    merge_totals,
+)
 
 PARTITION_BYTES = 16 << 20
 
@@ -114,7 +121,8 @@ def audit_partition(
     With a store, the sessions are written here and only their findings go back.
     """
     path, start, end, run_id = task
-    items = list(auditor.audit_file(path, start, end))
+    with few_collections():
+        items = list(auditor.audit_file(path, start, end))
     totals: Totals = {}
     sessions = [item for item in items if not isinstance(item, Reject)]
     for item in sessions:

@@ -8,7 +8,9 @@ function on other partitions.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
@@ -89,7 +91,8 @@ class Auditor:
         if len(set(ids)) != len(ids):
             raise LogError("a player id appears twice in players")
         game = get_game(s.game)
-        summary = tally(game.replay(s), ids)
+        fused = getattr(game, "tally_session", None)
+        summary = fused(s, ids) if fused else tally(game.replay(s), ids)
         if s.owner and s.owner.fee_basis != "fixed":
             summary.rake += s.owner.room_fee
         if s.prize and s.prize.funded_by == "entry_fees" and s.prize.entry_fee:
@@ -165,6 +168,25 @@ class Auditor:
             except Exception as exc:  # noqa: BLE001 - one bad session must not end a run
                 reason = f"internal error replaying it ({type(exc).__name__}: {exc}); please report"
                 yield Reject(item.file, item.line, item.session.session_id, reason)
+
+
+@contextmanager
+def few_collections(threshold: int = 50_000) -> Iterator[None]:
+    """Fewer cyclic-GC passes while a run streams millions of short-lived acyclic objects.
+
+    What lives before the run (the rules, the interpreter) is frozen out of
+    the collector's sight; reference counting frees the rest as it goes.
+    Measured: about 15 % of an audit (docs/performance.md).
+    """
+    before = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(threshold, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
 
 
 @dataclass(slots=True)

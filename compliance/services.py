@@ -22,7 +22,7 @@ from compliance.domain.windows import judge_window
 from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import Reject
 from compliance.partitions import StoredSession, judge_in_parallel, judge_on_dask
-from compliance.pipeline import AuditedSession, Auditor, Totals, add_session
+from compliance.pipeline import AuditedSession, Auditor, Totals, add_session, few_collections
 
 
 class UnitOfWork(Protocol):
@@ -158,7 +158,7 @@ def audit(
     stops the run with LogError and nothing of the run is kept.
     """
     summary = AuditSummary()
-    with uow:
+    with uow, few_collections():
         book = ensure_rules(uow)
         run_id = uow.start_run(files, options.as_of, _options_record(options))
         summary.run_id = run_id

@@ -9,10 +9,10 @@ each metric is in docs/metrics.md.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
-from compliance.games.base import Integrity, RoundResult
+from compliance.games.base import PlayerTally, RoundResult, SessionTally
 
 PLAYER_METRICS = ("single_stake", "round_win_loss", "session_win_loss", "total_staked", "capital")
 SESSION_METRICS = ("per_capita_capital", "scene_capital", "table_win_loss", "headcount")
@@ -26,29 +26,6 @@ AMOUNT_METRICS = frozenset(
     + ("window_rake", "window_capital", "window_win_loss")
 )
 ALL_METRICS = frozenset(PLAYER_METRICS + SESSION_METRICS + DERIVED_METRICS + WINDOW_METRICS)
-
-
-@dataclass(slots=True)
-class PlayerTally:
-    """One player's running figures over a session, in points."""
-
-    max_stake: int = 0
-    max_round_swing: int = 0
-    net: int = 0
-    staked: int = 0
-    won: int = 0
-    rounds: int = 0
-    banker_rounds: int = 0
-
-
-@dataclass(slots=True)
-class SessionTally:
-    """A session's replay summed up: per-player tallies, rake, issues."""
-
-    players: dict[str, PlayerTally]
-    rounds: int = 0
-    rake: int = 0
-    issues: list[Integrity] = field(default_factory=list)
 
 
 def tally(results: Iterable[RoundResult], player_ids: Iterable[str]) -> SessionTally:

@@ -63,6 +63,43 @@ class RoundResult:
     issues: list[Integrity] = field(default_factory=list)
 
 
+@dataclass(slots=True)
+class PlayerTally:
+    """One player's running figures over a session, in points."""
+
+    max_stake: int = 0
+    max_round_swing: int = 0
+    net: int = 0
+    staked: int = 0
+    won: int = 0
+    rounds: int = 0
+    banker_rounds: int = 0
+
+    def add(self, stake: int, amount: int) -> None:
+        """One round played: `stake` wagered, `amount` won (or lost, if negative)."""
+        self.rounds += 1
+        self.staked += stake
+        if stake > self.max_stake:
+            self.max_stake = stake
+        self.net += amount
+        if amount > 0:
+            self.won += amount
+            if amount > self.max_round_swing:
+                self.max_round_swing = amount
+        elif -amount > self.max_round_swing:
+            self.max_round_swing = -amount
+
+
+@dataclass(slots=True)
+class SessionTally:
+    """A session's replay summed up: per-player tallies, rake, issues."""
+
+    players: dict[str, PlayerTally]
+    rounds: int = 0
+    rake: int = 0
+    issues: list[Integrity] = field(default_factory=list)
+
+
 class Game(Protocol):
     """A game engine: a code, names, and a replay of whole sessions."""
 
@@ -73,6 +110,9 @@ class Game(Protocol):
     def replay(self, session: Session) -> Iterator[RoundResult]:
         """Settle every round of the session in order, carrying state."""
         ...
+
+    # An engine may also offer `tally_session(session, player_ids) -> SessionTally`:
+    # the replay summed up in one pass, equal to metrics.tally(replay(session)).
 
     def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
         """What a hand is (for `games eval`): a JSON-ready description.

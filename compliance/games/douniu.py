@@ -22,7 +22,9 @@ from compliance.games.base import (
     SETTLEMENT_MISMATCH,
     WRONG_BANKER,
     Integrity,
+    PlayerTally,
     RoundResult,
+    SessionTally,
     Simulated,
     decode_rounds,
     resolve_options,
@@ -267,17 +269,93 @@ def replay_rounds(
                 clean = False
         issues = [] if clean else _claim_issues(index, rnd, deltas)
         if due is not None and due != rnd.banker and due in deltas:
-            issues.append(
-                Integrity(
-                    round=index,
-                    check=WRONG_BANKER,
-                    detail=f"banker {rnd.banker}, but the 牛九 rule (seed 004 rule 3) gives {due}",
-                    players=(rnd.banker, due),
-                )
-            )
+            issues.append(_wrong_banker(index, rnd.banker, due))
         if check_succession:
             due = next_banker(rnd, scores)
         yield RoundResult(index, deltas, stakes, rnd.banker, rake, 0, issues)
+
+
+def tally_rounds(
+    rounds: list[DouniuRound], known: set[str], options: DouniuOptions, summary: SessionTally
+) -> None:
+    """The replay and the tally in one pass, with no per-round objects (the audit's hot path).
+
+    Adds to `summary` exactly what `tally(replay_rounds(...))` gives; a
+    property test holds the two together.
+    """
+    mult = options.multipliers
+    banker_ties = options.equal_rank == "banker"
+    succession = options.banker_succession == "niu_nine"
+    players, issues = summary.players, summary.issues
+    shift, nine, tie_levels = hands.LEVEL_SHIFT, hands.BULL_NINE, BANKER_TIE_LEVELS
+    due: str | None = None
+    rake = index = 0
+    for rnd in rounds:
+        index += 1
+        seats, banker = rnd.seats, rnd.banker
+        scores = hand_scores(index, rnd, known)
+        banker_score = scores[[seat.player for seat in seats].index(banker)]
+        banker_level = banker_score >> shift
+        banker_mult = mult[banker_level]
+        banker_wins_ties = banker_ties and banker_level in tie_levels
+        unit = rnd.base * rnd.grab
+        banker_total = banker_stake = 0
+        clean = True
+        best, holder = -1, banker
+        for seat, score in zip(seats, scores, strict=True):
+            player = seat.player
+            level = score >> shift
+            if level == nine and score > best:
+                best, holder = score, player
+            if player == banker:
+                continue
+            stake = unit * seat.bet
+            if score > banker_score and not (banker_wins_ties and level == banker_level):
+                amount = mult[level] * stake
+            else:
+                amount = -banker_mult * stake
+            banker_total -= amount
+            if stake > banker_stake:
+                banker_stake = stake
+            seat_rake = seat.rake
+            if seat_rake:
+                rake += seat_rake
+                if seat_rake > amount:
+                    clean = False
+            if seat.claimed != amount - seat_rake:
+                clean = False
+            players[player].add(stake, amount)
+        for seat in seats:
+            if seat.player == banker:
+                seat_rake = seat.rake
+                if seat_rake:
+                    rake += seat_rake
+                    if seat_rake > banker_total:
+                        clean = False
+                if seat.claimed != banker_total - seat_rake:
+                    clean = False
+                break
+        t = players[banker]
+        t.banker_rounds += 1
+        t.add(banker_stake, banker_total)
+        if not clean:
+            deltas = settle(rnd, scores, mult, banker_ties)[0]
+            issues.extend(_claim_issues(index, rnd, deltas))
+        if due is not None and due != banker and any(s.player == due for s in seats):
+            issues.append(_wrong_banker(index, banker, due))
+        if succession:
+            due = holder
+    summary.rounds += index
+    summary.rake += rake
+
+
+def _wrong_banker(index: int, banker: str, due: str) -> Integrity:
+    return Integrity(
+        round=index,
+        check=WRONG_BANKER,
+        detail=f"banker {banker}, but the 牛九 rule (seed 004 rule 3) gives {due}",
+        players=(banker, due),
+    )
 
 
 class Douniu:
@@ -292,6 +370,13 @@ class Douniu:
         rounds = decode_rounds(session.rounds, DouniuRound)
         known = {p.id for p in session.players}
         yield from replay_rounds(rounds, known, options)
+
+    def tally_session(self, session: Session, player_ids: list[str]) -> SessionTally:
+        """The replay summed up in one pass: what tally(replay(session)) gives, faster."""
+        summary = SessionTally({pid: PlayerTally() for pid in player_ids})
+        rounds = decode_rounds(session.rounds, DouniuRound)
+        tally_rounds(rounds, set(player_ids), options_for(session.variant), summary)
+        return summary
 
     def describe(
         self, hand: list[str] | dict[str, Any], variant: Variant | None = None

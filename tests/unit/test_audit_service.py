@@ -104,14 +104,14 @@ def test_a_bracket_is_recorded_and_moves_no_money(rule_book, tmp_path):
 def test_an_engine_bug_on_one_session_becomes_a_reject_not_a_crash(rule_book, monkeypatch):
     from compliance.games import douniu
 
-    real = douniu.Douniu.replay
+    real = douniu.Douniu.tally_session
 
-    def broken(self, session):
+    def broken(self, session, player_ids):
         if session.session_id == "hb-family":
             raise KeyError("boom")
-        return real(self, session)
+        return real(self, session, player_ids)
 
-    monkeypatch.setattr(douniu.Douniu, "replay", broken)
+    monkeypatch.setattr(douniu.Douniu, "tally_session", broken)
     uow = FakeUnitOfWork(rule_book)
     summary = services.audit(uow, [str(SAMPLES / "douniu.jsonl")], services.AuditOptions())
     assert (summary.sessions, summary.rejects) == (7, 1)

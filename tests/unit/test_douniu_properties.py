@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compliance.domain.metrics import tally
 from compliance.games import douniu_hands as hands
 from compliance.games.cards import STANDARD_52
 from compliance.games.douniu import GAME, PRESETS, options_for
@@ -74,3 +75,23 @@ def test_replay_of_a_simulated_session_finds_exactly_the_injected_anomalies(seed
     assert found == sim.anomalies
     if rate == 0.0:
         assert found == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**32), st.integers(2, 8), st.sampled_from([0.0, 0.1, 0.5]), presets,
+    equal_rank, st.sampled_from(["niu_nine", "grab"]),
+)
+def test_the_one_pass_tally_equals_the_tally_of_the_replay(seed, n, rate, preset, ties, succession):
+    players = [f"u{i}" for i in range(n)]
+    sim = GAME.simulate(random.Random(seed), players, 30, 10, rate)
+    rounds = sim.rounds
+    if rate:
+        rng = random.Random(seed)
+        for rnd in rng.sample(rounds, 3):
+            seat = rng.choice(rnd["seats"])
+            seat["rake"] = rng.randint(0, 20)
+    session = session_of(
+        rounds, players=players, preset=preset, equal_rank=ties, banker_succession=succession
+    )
+    assert GAME.tally_session(session, players) == tally(GAME.replay(session), players)
