@@ -75,18 +75,35 @@ class SessionFacts:
     issues: tuple[Integrity, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """The bands that can judge a player under one ruleset, game class and role, worked out once.
+
+    `descending`: highest (tier, seq) first, so the first band that holds is
+    the one that applies. `ladder`: every lower bound of those bands, for
+    the next line a player has not reached.
+    """
+
+    descending: tuple[Band, ...]
+    ladder: tuple[tuple[Band, Comparison], ...]
+    needs_wage: bool
+
+
 class Classifier:
     def __init__(self, resolver: Resolver, options: ClassifierOptions | None = None):
         self.resolver = resolver
         self.options = options or ClassifierOptions()
         self._lines: dict[tuple, dict] = {}
+        self._plans: dict[tuple, _Plan] = {}
+        self._wages: dict[tuple, Decimal | None] = {}
 
     def classify(self, facts: SessionFacts, as_of: date | None = None) -> list[Finding]:
         """Every finding for one session: integrity first, then one per player."""
         out: list[Finding] = [self._integrity(facts, issue) for issue in facts.issues]
         day = as_of or facts.day
+        shared: dict[int, dict[str, Decimal]] = {}
         for player in facts.players:
-            out.append(self._judge(facts, player, day))
+            out.append(self._judge(facts, player, day, shared))
         return out
 
     def _integrity(self, facts: SessionFacts, issue: Integrity) -> IntegrityFinding:
@@ -124,7 +141,9 @@ class Classifier:
             reason=reason,
         )
 
-    def _judge(self, facts: SessionFacts, player: PlayerFacts, day: date) -> Finding:
+    def _judge(
+        self, facts: SessionFacts, player: PlayerFacts, day: date, shared: dict[int, dict]
+    ) -> Finding:
         name = player.jurisdiction or facts.jurisdiction
         if not name:
             return self._missing(
@@ -152,17 +171,16 @@ class Classifier:
                 facts, player, where.code, "threshold",
                 f"no threshold line in force for {where.name_zh} on {day.isoformat()}",
             )
-        values = self._values(facts, player.metrics, rules)
-        is_banker = player.metrics.banker_rounds > 0
-        admitted = [b for b in bands if b.admits(facts.game_class, is_banker)]
+        values = self._values(facts, player.metrics, rules, shared)
+        plan = self._plan(rules, bands, facts.game_class, player.metrics.banker_rounds > 0)
         best, best_leaves = None, []
-        for band in admitted:
+        for band in plan.descending:
             hit = [] if band.condition is None else matched_leaves(band.condition, values)
-            if hit is not None and (best is None or (band.tier, band.seq) >= (best.tier, best.seq)):
+            if hit is not None:
                 best, best_leaves = band, hit
+                break
         if best is None:
-            needs_wage = any(WAGE_METRIC in {c.metric for c in leaves(b.condition)} for b in admitted)
-            if needs_wage and WAGE_METRIC not in values:
+            if plan.needs_wage and WAGE_METRIC not in values:
                 return self._missing(
                     facts, player, where.code, "wage_indicator",
                     f"no monthly average wage for {where.name_zh} in {day.year} or before: "
@@ -178,7 +196,7 @@ class Classifier:
         exemptions, would_be = self._exemptions(facts, player, rules, tier)
         shown = Tier.EXEMPT if exemptions else tier
         finding = self._threshold(
-            facts, player, where, rules, day, shown, best, best_leaves, values, admitted,
+            facts, player, where, rules, day, shown, best, best_leaves, values, plan.ladder,
             exemptions, would_be,
         )
         if shown >= Tier.ADMINISTRATIVE:
@@ -219,16 +237,41 @@ class Classifier:
             [f"{e.id}: {e.text} ({e.article})" for e in grounds], None,
         )
 
-    def _values(self, facts, metrics: PlayerMetrics, rules: Ruleset) -> dict[str, Decimal]:
-        values = {**metrics.as_dict(), **facts.metrics.as_dict()}
+    def _plan(self, rules: Ruleset, bands, game_class: str | None, is_banker: bool) -> _Plan:
+        key = (id(rules), game_class, is_banker)
+        plan = self._plans.get(key)
+        if plan is None:
+            admitted = [b for b in bands if b.admits(game_class, is_banker)]
+            plan = self._plans[key] = ladder_of(admitted)
+        return plan
+
+    def _values(
+        self, facts, metrics: PlayerMetrics, rules: Ruleset, shared: dict[int, dict]
+    ) -> dict[str, Decimal]:
+        """The figures the bands compare, in yuan; the session's part is made once per ruleset."""
+        factor = rules.multiplier(facts.game_class)
+        session_part = shared.get(id(rules))
+        if session_part is None:
+            session_part = shared[id(rules)] = self._session_values(facts, rules, factor)
+        values = metrics.as_dict()
+        if factor != 1:
+            values = {k: v * factor for k, v in values.items()}
+        values.update(session_part)
         if self.options.win_loss_scope == "table":
             values["session_win_loss"] = values["table_win_loss"]
-        factor = rules.multiplier(facts.game_class)
+        return values
+
+    def _session_values(self, facts, rules: Ruleset, factor: Decimal) -> dict[str, Decimal]:
+        values = facts.metrics.as_dict()
         if factor != 1:
             values = {k: (v * factor if k in AMOUNT_METRICS else v) for k, v in values.items()}
-        wage = self.resolver.wage(rules, facts.day.year)
-        if wage is not None and wage.monthly > 0:
-            values[WAGE_METRIC] = (values["per_capita_capital"] / wage.monthly).quantize(
+        key = (id(rules), facts.day.year)
+        if key not in self._wages:
+            wage = self.resolver.wage(rules, facts.day.year)
+            self._wages[key] = wage.monthly if wage is not None and wage.monthly > 0 else None
+        monthly = self._wages[key]
+        if monthly is not None:
+            values[WAGE_METRIC] = (values["per_capita_capital"] / monthly).quantize(
                 Decimal("0.0001")
             )
         return values
@@ -252,10 +295,10 @@ class Classifier:
 
     def _threshold(
         self, facts, player, where, rules: Ruleset, day, tier, band: Band | None, hit,
-        values, admitted, exemptions, would_be, subject: str | None = None,
+        values, ladder, exemptions, would_be, subject: str | None = None,
     ) -> ThresholdFinding:
         lead: Comparison | None = hit[0] if hit else None
-        next_band, next_leaf = self._next_line(admitted, values, would_be or tier)
+        next_band, next_leaf = next_line(ladder, values, would_be or tier)
         value = values.get(lead.metric) if lead else None
         next_value = values.get(next_leaf.metric) if next_leaf else None
         return ThresholdFinding(
@@ -317,19 +360,29 @@ class Classifier:
         }
         return found
 
-    @staticmethod
-    def _next_line(admitted: list[Band], values, tier: Tier):
-        """The nearest lower bound of a higher tier that the figures have not reached."""
-        best = None
-        for band in admitted:
-            if band.tier <= tier:
-                continue
-            for leaf in leaves(band.condition):
-                value = values.get(leaf.metric)
-                if leaf.lower is None or value is None or value >= leaf.lower:
-                    continue
-                gap = (leaf.lower - value) / leaf.lower if leaf.lower else Decimal(0)
-                key = (band.tier, gap)
-                if best is None or key < best[0]:
-                    best = (key, band, leaf)
-        return (best[1], best[2]) if best else (None, None)
+
+
+def ladder_of(admitted: list[Band]) -> _Plan:
+    """A plan from the admitted bands, in the ruleset's (tier, seq) order."""
+    ladder = tuple(
+        (band, leaf) for band in admitted for leaf in leaves(band.condition)
+        if leaf.lower is not None
+    )
+    needs_wage = any(leaf.metric == WAGE_METRIC for b in admitted for leaf in leaves(b.condition))
+    return _Plan(tuple(reversed(admitted)), ladder, needs_wage)
+
+
+def next_line(ladder, values, tier: Tier):
+    """The nearest lower bound of a higher tier that the figures have not reached."""
+    best = None
+    for band, leaf in ladder:
+        if band.tier <= tier:
+            continue
+        value = values.get(leaf.metric)
+        if value is None or value >= leaf.lower:
+            continue
+        gap = (leaf.lower - value) / leaf.lower if leaf.lower else Decimal(0)
+        key = (band.tier, gap)
+        if best is None or key < best[0]:
+            best = (key, band, leaf)
+    return (best[1], best[2]) if best else (None, None)

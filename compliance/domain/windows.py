@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
+from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts, ladder_of
 from compliance.domain.findings import ThresholdFinding
 from compliance.domain.metrics import WINDOW_METRICS
 from compliance.domain.rules import leaves, matched_leaves
@@ -96,7 +96,8 @@ def judge_window(classifier: Classifier, w: WindowFigures) -> ThresholdFinding |
     subject = PlayerFacts(w.id, where.code, None, None)
     tier = best.tier if best else Tier.BELOW_THRESHOLD
     finding = classifier._threshold(
-        facts, subject, where, rules, w.end, tier, best, hit, values, bands, [], None,
+        facts, subject, where, rules, w.end, tier, best, hit, values, ladder_of(bands).ladder,
+        [], None,
         subject=w.subject,
     )
     if w.minors and tier >= Tier.ADMINISTRATIVE:

@@ -288,13 +288,33 @@ def tally_rounds(
     succession = options.banker_succession == "niu_nine"
     players, issues = summary.players, summary.issues
     shift, nine, tie_levels = hands.LEVEL_SHIFT, hands.BULL_NINE, BANKER_TIE_LEVELS
+    bits, table, mask, own = hands.CARD_BITS, hands.SCORE_BASE, hands.RANK_MASK, hands.OWN_BITS_AT
     due: str | None = None
     rake = index = 0
     for rnd in rounds:
         index += 1
         seats, banker = rnd.seats, rnd.banker
-        scores = hand_scores(index, rnd, known)
-        banker_score = scores[[seat.player for seat in seats].index(banker)]
+        scores = []
+        own_bits = 0
+        banker_score = -1
+        try:
+            for seat in seats:
+                a, b, c, d, e = seat.cards
+                total = bits[a] + bits[b] + bits[c] + bits[d] + bits[e]
+                own_bits += total >> own
+                score = table[total & mask] + total.bit_length()
+                scores.append(score)
+                if seat.player == banker:
+                    banker_score = score
+        except (ValueError, KeyError):
+            banker_score = -1
+        n = len(seats)
+        names = {seat.player for seat in seats}
+        if banker_score < 0 or own_bits.bit_count() != 5 * n or len(names) != n or not (
+            2 <= n <= 6 and names <= known
+        ):
+            scores = hand_scores(index, rnd, known)  # raises DealError naming what is wrong
+            banker_score = scores[[seat.player for seat in seats].index(banker)]
         banker_level = banker_score >> shift
         banker_mult = mult[banker_level]
         banker_wins_ties = banker_ties and banker_level in tie_levels
