@@ -105,33 +105,56 @@ class SqlUnitOfWork:
         """Replace the stored results of these sessions with this run's."""
         if not batch:
             return
-        by_platform: dict[str, list[str]] = {}
-        for platform, session_id in {s.key for s in batch}:
-            by_platform.setdefault(platform, []).append(session_id)
-        for platform, ids in by_platform.items():
-            for i in range(0, len(ids), 500):
-                chunk = ids[i : i + 500]
-                for table in (FINDINGS, PLAYERS, SESSIONS):
-                    self.conn.execute(
-                        delete(table).where(table.c.platform == platform, table.c.session_id.in_(chunk))
-                    )
-        latest = {s.key: s for s in batch}.values()
-        self.conn.execute(insert(SESSIONS), [session_row(run_id, s) for s in latest])
+        latest = list({s.key: s for s in batch}.values())
+        self._forget(latest)
+        self._bulk(SESSIONS, SESSION_COLUMNS, [session_values(run_id, s) for s in latest], typed=True)
         money = float if self.conn.dialect.name == "sqlite" else _same
         self._bulk(PLAYERS, PLAYER_COLUMNS, [v for s in latest for v in player_values(s, money)])
         self._bulk(FINDINGS, FINDING_COLUMNS, [v for s in latest for v in finding_values(run_id, s)])
 
-    def _bulk(self, table, columns: tuple[str, ...], values: list[tuple]) -> None:
-        """Rows already in column order: COPY on PostgreSQL, the driver's executemany
-        on SQLite (Core's per-row processing costs more than the write), Core elsewhere."""
+    def _forget(self, sessions: list[AuditedSession]) -> None:
+        """Delete what is stored of those of these sessions that were audited before."""
+        by_platform: dict[str, list[str]] = {}
+        for s in sessions:
+            by_platform.setdefault(s.platform, []).append(s.session_id)
+        for platform, ids in by_platform.items():
+            for i in range(0, len(ids), 500):
+                stored = list(self.conn.scalars(
+                    select(SESSIONS.c.session_id)
+                    .where(SESSIONS.c.platform == platform, SESSIONS.c.session_id.in_(ids[i : i + 500]))
+                ))
+                if not stored:
+                    continue
+                for table in (FINDINGS, PLAYERS, SESSIONS):
+                    self.conn.execute(
+                        delete(table).where(table.c.platform == platform, table.c.session_id.in_(stored))
+                    )
+
+    def _bulk(self, table, columns: tuple[str, ...], values: list[tuple], typed: bool = False) -> None:
+        """Rows in column order: COPY on PostgreSQL, the driver's executemany on SQLite
+        (Core's per-row processing costs more than the write), Core elsewhere.
+
+        `typed`: the rows hold Python values that the columns' types turn into
+        what the driver takes; otherwise they hold that already.
+        """
         if not values:
             return
-        dialect = self.conn.dialect.name
+        dialect = self.conn.dialect
+        if typed and dialect.name in ("sqlite", "postgresql"):
+            processors = [
+                table.c[c].type.dialect_impl(dialect).bind_processor(dialect) for c in columns
+            ]
+            if any(processors):
+                values = [
+                    tuple(v if p is None or v is None else p(v)
+                          for v, p in zip(row, processors, strict=True))
+                    for row in values
+                ]
         names = ", ".join(f'"{c}"' for c in columns)
-        if dialect == "sqlite":
+        if dialect.name == "sqlite":
             marks = ", ".join("?" for _ in columns)
             self.conn.exec_driver_sql(f'INSERT INTO "{table.name}" ({names}) VALUES ({marks})', values)
-        elif dialect == "postgresql":
+        elif dialect.name == "postgresql":
             cursor = self.conn.connection.driver_connection.cursor()
             with cursor.copy(f'COPY "{table.name}" ({names}) FROM STDIN') as copy:
                 for row in values:
@@ -171,20 +194,22 @@ class SqlUnitOfWork:
         return self.conn.execute(select(func.count()).select_from(table)).scalar_one()
 
 
-def session_row(run_id: int, s: AuditedSession) -> dict[str, Any]:
+SESSION_COLUMNS = (
+    "platform", "session_id", "run_id", "game", "room_id", "owner_id", "started_at", "day",
+    "jurisdiction", "jurisdictions", "venue", "headcount", "rounds", "point_value",
+    "scene_capital", "per_capita_capital", "rake", "source_file", "source_line", "minors",
+)
+
+
+def session_values(run_id: int, s: AuditedSession) -> tuple:
     m = s.metrics
-    return {
-        "platform": s.platform, "session_id": s.session_id, "run_id": run_id, "game": s.game,
-        "room_id": s.room_id, "owner_id": s.owner_id, "started_at": s.started_at, "day": s.day,
-        "jurisdiction": s.jurisdiction,
-        "jurisdictions": sorted({p.jurisdiction for p in s.players if p.jurisdiction}),
-        "venue": s.venue, "headcount": len(s.players), "rounds": s.rounds,
-        "point_value": s.point_value,
-        "scene_capital": m.scene_capital if m else None,
-        "per_capita_capital": m.per_capita_capital if m else None,
-        "rake": m.rake if m else None,
-        "source_file": s.source_file, "source_line": s.source_line, "minors": s.minors,
-    }
+    return (
+        s.platform, s.session_id, run_id, s.game, s.room_id, s.owner_id, s.started_at, s.day,
+        s.jurisdiction, sorted({p.jurisdiction for p in s.players if p.jurisdiction}),
+        s.venue, len(s.players), s.rounds, s.point_value,
+        m.scene_capital if m else None, m.per_capita_capital if m else None,
+        m.rake if m else None, s.source_file, s.source_line, s.minors,
+    )
 
 
 PLAYER_COLUMNS = (
