@@ -37,11 +37,11 @@ PARTITION_BYTES = 16 << 20
 
 def judge_in_parallel(
     auditor: Auditor, files: list[str], workers: int, totals: Totals,
-    run_id: int | None = None, store_url: str | None = None,
+    run_id: int | None = None, store_url: str | None = None, with_findings: bool = True,
 ) -> Iterator[AuditedSession | StoredSession | Reject]:
     """Judged sessions and rejects of all partitions, in file order."""
     tasks = [
-        (path, start, end, run_id)
+        (path, start, end, run_id, with_findings)
         for path in files
         for start, end in split_ranges(path, partitions_for(path, workers))
     ]
@@ -109,20 +109,27 @@ def _start_worker(auditor: Auditor, store_url: str | None) -> None:
     _worker_url = store_url
 
 
-def _audit_partition(task: tuple[str, int, int | None, int | None]) -> tuple[list, Totals]:
+Task = tuple[str, int, int | None, int | None, bool]
+
+
+def _audit_partition(task: Task) -> tuple[list, Totals]:
     return audit_partition(_worker_auditor, _worker_url, task)
 
 
-def audit_partition(
-    auditor: Auditor, store_url: str | None, task: tuple[str, int, int | None, int | None]
-) -> tuple[list, Totals]:
+def audit_partition(auditor: Auditor, store_url: str | None, task: Task) -> tuple[list, Totals]:
     """The one function per partition: a byte range of a file, judged, with player totals.
 
-    With a store, the sessions are written here and only their findings go back.
+    With a store, the sessions are written here and only their findings go
+    back, as JSON, when the driver wants them (`task[4]`); else just what
+    they count as.
     """
-    path, start, end, run_id = task
     with few_collections():
-        items = list(auditor.audit_file(path, start, end))
+        return _audit_partition_of(auditor, store_url, task)
+
+
+def _audit_partition_of(auditor: Auditor, store_url: str | None, task: Task):
+    path, start, end, run_id, with_findings = task
+    items = list(auditor.audit_file(path, start, end))
     totals: Totals = {}
     sessions = [item for item in items if not isinstance(item, Reject)]
     for item in sessions:
@@ -137,7 +144,7 @@ def audit_partition(
     return [
         item if isinstance(item, Reject)
         else StoredSession(
-            item.platform, item.session_id, item.day, item.encoded,
+            item.platform, item.session_id, item.day, item.encoded if with_findings else [],
             [(f.kind, getattr(f, "tier", None), getattr(f, "check", None)) for f in item.findings],
         )
         for item in items
@@ -146,7 +153,7 @@ def audit_partition(
 
 def judge_on_dask(
     address: str, auditor: Auditor, files: list[str], workers: int, totals: Totals,
-    run_id: int | None = None, store_url: str | None = None,
+    run_id: int | None = None, store_url: str | None = None, with_findings: bool = True,
 ) -> Iterator[AuditedSession | StoredSession | Reject]:
     """The same partitions on a Dask cluster: `address` of its scheduler, or `local`.
 
@@ -158,7 +165,7 @@ def judge_on_dask(
         raise ConfigError("--dask needs Dask: pip install -e '.[dask]'") from None
 
     tasks = [
-        (path, start, end, run_id)
+        (path, start, end, run_id, with_findings)
         for path in files
         for start, end in split_ranges(path, partitions_for(path, max(workers, 1)))
     ]

@@ -179,7 +179,6 @@ def few_collections(threshold: int = 50_000) -> Iterator[None]:
     Measured: about 15 % of an audit (docs/performance.md).
     """
     before = gc.get_threshold()
-    gc.collect()
     gc.freeze()
     gc.set_threshold(threshold, *before[1:])
     try:

@@ -168,7 +168,8 @@ def audit(
         store_url = getattr(uow, "worker_url", lambda: None)() if parallel_store else None
         if store_url:
             uow.commit()
-        for item in _judged(book, files, options, summary.totals, run_id, store_url):
+        with_findings = on_finding is not _ignore
+        for item in _judged(book, files, options, summary.totals, run_id, store_url, with_findings):
             on_session(item)
             if isinstance(item, Reject):
                 if options.strict:
@@ -198,18 +199,21 @@ def audit(
 
 def _judged(
     book: RuleBook, files: list[str], options: AuditOptions, totals: Totals,
-    run_id: int | None = None, store_url: str | None = None,
+    run_id: int | None = None, store_url: str | None = None, with_findings: bool = True,
 ):
     """Judged sessions and rejects in file order, serially or from a process pool
     (compliance.partitions); per-player totals are summed as they are judged."""
     auditor = make_auditor(book, options)
     if options.dask:
         yield from judge_on_dask(
-            options.dask, auditor, files, options.workers, totals, run_id, store_url
+            options.dask, auditor, files, options.workers, totals, run_id, store_url,
+            with_findings,
         )
         return
     if options.workers > 1:
-        yield from judge_in_parallel(auditor, files, options.workers, totals, run_id, store_url)
+        yield from judge_in_parallel(
+            auditor, files, options.workers, totals, run_id, store_url, with_findings
+        )
         return
     for path in files:
         for item in auditor.audit_file(path):
