@@ -27,7 +27,7 @@ from pathlib import Path
 from compliance import ruledata, services
 from compliance.db.engine import ensure_schema, make_engine
 from compliance.db.uow import SqlUnitOfWork
-from compliance.domain.metrics import player_metrics, session_metrics, tally
+from compliance.domain.metrics import player_metrics, session_metrics
 from compliance.games import get_game
 from compliance.games.base import decode_rounds
 from compliance.games.douniu import DouniuRound
@@ -61,15 +61,14 @@ def stage_decode(path):
 def stage_settle(path):
     game = get_game("douniu")
     for item in read_sessions(path):
-        for _ in game.replay(item.session):
-            pass
+        game.tally_session(item.session, [p.id for p in item.session.players])
 
 
 def stage_metrics(path):
     game = get_game("douniu")
     for item in read_sessions(path):
         s = item.session
-        summary = tally(game.replay(s), [p.id for p in s.players])
+        summary = game.tally_session(s, [p.id for p in s.players])
         players = [player_metrics(pid, t, s.point_value) for pid, t in summary.players.items()]
         session_metrics(summary, players, s.point_value)
 
@@ -126,18 +125,35 @@ def duckdb_floor(path: str) -> float | None:
 
 
 def peak_memory(sessions: int) -> float:
-    """Peak RSS (MB) of an end-to-end audit of N sessions, in a fresh process."""
+    """Peak RSS (MB) of an end-to-end audit of N sessions, in a fresh process.
+
+    Read from VmHWM: on Linux, getrusage's ru_maxrss survives exec and would
+    report this (much larger) benchmark process instead.
+    """
     code = (
-        "import resource,sys,tempfile; sys.argv=['x'];"
-        "from bench.bench import make_log, stage_store;"
+        "import sys,tempfile; sys.argv=['x'];"
+        "from bench.bench import make_log, stage_store, high_water;"
         f"d=tempfile.mkdtemp(); p=d+'/m.jsonl'; make_log(p, {sessions});"
-        "base=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss;"
         "stage_store(p, 1);"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+        "print(high_water())"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parent.parent, check=True)
-    return int(out.stdout.strip().splitlines()[-1]) / 1024
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def high_water() -> float:
+    """This process's peak resident memory in MB."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> None:
@@ -160,13 +176,13 @@ def main() -> None:
         print(f"{n} six-player 斗牛 sessions, {rounds} rounds, {size:.1f} MB")
         stages = [
             ("decode", lambda: stage_decode(path)),
-            ("settle", lambda: stage_settle(path)),
+            ("settle and tally", lambda: stage_settle(path)),
             ("metrics", lambda: stage_metrics(path)),
-            ("classify", lambda: stage_classify(path, auditor)),
+            ("classify (judged)", lambda: stage_classify(path, auditor)),
         ]
         for name, fn in stages:
             t = best_of(args.runs, fn)
-            results[name] = rounds / t
+            results[name.split()[0]] = rounds / t
             print(f"  {name:<22} {rounds / t:>10,.0f} rounds/s  ({t:.2f} s, stages so far)")
         serial = sorted(stage_store(path, 1) for _ in range(args.runs))[args.runs // 2]
         results["end_to_end"] = rounds / serial
@@ -185,16 +201,21 @@ def main() -> None:
         if floor is not None:
             results["duckdb_floor"] = rounds / floor
             results["floor_ratio"] = serial / floor
+            results["judged_floor_ratio"] = rounds / results["classify"] / floor
             print(f"  {'DuckDB aggregates only':<22} {rounds / floor:>10,.0f} rounds/s  ({floor:.2f} s); "
-                  f"ours {serial / floor:.2f}× the floor")
+                  f"ours {serial / floor:.2f}× the floor stored, "
+                  f"{results['judged_floor_ratio']:.2f}× judged")
     for n in args.sessions:
         mb = peak_memory(n)
         results[f"peak_mb_{n}"] = mb
         print(f"  peak memory, {n} sessions: {mb:.0f} MB")
-    met_rate = results["end_to_end"] >= TARGET_RATE
-    met_floor = results.get("floor_ratio", 99) <= TARGET_FLOOR_RATIO
-    print(f"target ≥ {TARGET_RATE:,} rounds/s end to end: {'met' if met_rate else 'NOT met'}; "
-          f"≤ {TARGET_FLOOR_RATIO}× DuckDB: {'met' if met_floor else 'NOT met'}")
+    for label, rate, ratio in (
+        ("end to end, stored", results["end_to_end"], results.get("floor_ratio", 99)),
+        ("judged, not stored", results["classify"], results.get("judged_floor_ratio", 99)),
+    ):
+        print(f"target ≥ {TARGET_RATE:,} rounds/s, {label}: "
+              f"{'met' if rate >= TARGET_RATE else 'NOT met'}; "
+              f"≤ {TARGET_FLOOR_RATIO}× DuckDB: {'met' if ratio <= TARGET_FLOOR_RATIO else 'NOT met'}")
     if args.workers > 1:
         print(f"target ≥ 1.6× on {args.workers} workers: "
               f"{'met' if results.get('speedup', 0) >= 1.6 else 'NOT met'}")
