@@ -328,6 +328,7 @@ def tally_rounds(
             if level == nine and score > best:
                 best, holder = score, player
             if player == banker:
+                banker_seat = seat
                 continue
             stake = unit * seat.bet
             if score > banker_score and not (banker_wins_ties and level == banker_level):
@@ -345,16 +346,10 @@ def tally_rounds(
             if seat.claimed != amount - seat_rake:
                 clean = False
             players[player].add(stake, amount)
-        for seat in seats:
-            if seat.player == banker:
-                seat_rake = seat.rake
-                if seat_rake:
-                    rake += seat_rake
-                    if seat_rake > banker_total:
-                        clean = False
-                if seat.claimed != banker_total - seat_rake:
-                    clean = False
-                break
+        seat_rake = banker_seat.rake
+        rake += seat_rake
+        if banker_seat.claimed != banker_total - seat_rake or seat_rake > max(banker_total, 0):
+            clean = False
         t = players[banker]
         t.banker_rounds += 1
         t.add(banker_stake, banker_total)
