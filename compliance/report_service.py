@@ -6,6 +6,7 @@ rows, the pure model aggregates them, a renderer writes the format asked for.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,9 +16,9 @@ from sqlalchemy import Engine
 from compliance.db import reports
 from compliance.db.rulestore import has_rules, load_book
 from compliance.domain.ruleset import Resolver
-from compliance.reporting.csv_report import render_csv
+from compliance.reporting.csv_report import csv_chunks
 from compliance.reporting.html import render_html
-from compliance.reporting.json_report import render_json
+from compliance.reporting.json_report import json_chunks
 from compliance.reporting.markdown import render_markdown
 from compliance.reporting.model import Report, ReportQuery, build
 
@@ -36,23 +37,27 @@ def make_report(source, query: ReportQuery, run: int | str | None = "latest") ->
             code = _resolve(conn, query.jurisdiction)
             query = replace(query, jurisdiction=code,
                             jurisdictions=reports.descendants(conn, code))
-        rows = reports.fetch(conn, query)
-    return build(rows, query, datetime.now(UTC))
+        return build(reports.fetch(conn, query), query, datetime.now(UTC))
+
+
+def chunks(report: Report, fmt: str, lang: str = "zh") -> Iterator[str]:
+    """The rendered report in pieces: CSV and JSON stream every finding from the database."""
+    if fmt == "csv":
+        return csv_chunks(report)
+    if fmt == "json":
+        return json_chunks(report)
+    return iter([render_html(report, lang) if fmt == "html" else render_markdown(report, lang)])
 
 
 def render(report: Report, fmt: str, lang: str = "zh") -> str:
-    if fmt == "html":
-        return render_html(report, lang)
-    if fmt == "csv":
-        return render_csv(report)
-    if fmt == "json":
-        return render_json(report)
-    return render_markdown(report, lang)
+    return "".join(chunks(report, fmt, lang))
 
 
 def write_report(report: Report, fmt: str, path: str | Path, lang: str = "zh") -> Path:
     target = Path(path)
-    target.write_text(render(report, fmt, lang), encoding="utf-8")
+    with target.open("w", encoding="utf-8") as out:
+        for piece in chunks(report, fmt, lang):
+            out.write(piece)
     return target
 
 

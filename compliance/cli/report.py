@@ -56,9 +56,10 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
         run = None if (since or until) else "latest"
     built = report_service.make_report(engine, query, run)
     if output == "-":
-        click.echo(report_service.render(built, fmt, lang), nl=False)
+        for piece in report_service.chunks(built, fmt, lang):
+            click.echo(piece, nl=False)
         return
     path = report_service.write_report(built, fmt, output or f"report{report_service.SUFFIX[fmt]}",
                                        lang)
-    findings = sum(built.kinds.values())
+    findings = built.total
     click.echo(f"report of {built.sessions} sessions and {findings} findings → {path}")

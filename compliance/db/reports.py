@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, and_, func, or_, select
+import heapq
+from collections.abc import Iterator
+
+from sqlalchemy import Connection, and_, case, func, literal, or_, select
 
 from compliance.db import rulestore
 from compliance.db.models import (
@@ -23,6 +26,7 @@ from compliance.reporting.model import (
     ReportSource,
     RunInfo,
     SessionFact,
+    order_key,
 )
 
 RUNS = AuditRunRow.__table__
@@ -53,51 +57,16 @@ def descendants(conn: Connection, code: str) -> tuple[str, ...]:
 
 
 def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
-    """Everything the filters select, as facts; rejects of the runs involved."""
+    """What the filters select, streamed from `conn` as the report reads it, and a way
+    to read every finding again in report order for the exports."""
     if query.run is not None:
         run_ids = [query.run]
         if conn.execute(select(RUNS.c.id).where(RUNS.c.id == query.run)).first() is None:
             raise ReportError(f"no audit run {query.run} is stored")
     else:
-        run_ids = None
-    scope = _session_scope(query, run_ids)
-    sessions = [
-        SessionFact(
-            r.platform, r.session_id, r.game, r.room_id, r.owner_id, r.day, r.jurisdiction,
-            r.headcount, _num(r.scene_capital), _num(r.per_capita_capital),
-        )
-        for r in conn.execute(select(SESSIONS).where(*scope).order_by(SESSIONS.c.day))
-    ]
-    player_where = [*scope]
-    if query.jurisdictions:
-        player_where.append(
-            func.coalesce(PLAYERS.c.jurisdiction, SESSIONS.c.jurisdiction).in_(query.jurisdictions)
-        )
-    players = [
-        PlayerFact(r.platform, r.session_id, r.player_id, r.name or "", r.jurisdiction,
-                   _num(r.single_stake), _num(r.capital))
-        for r in conn.execute(
-            select(PLAYERS.c.platform, PLAYERS.c.session_id, PLAYERS.c.player_id, PLAYERS.c.name,
-                   PLAYERS.c.jurisdiction, PLAYERS.c.single_stake, PLAYERS.c.capital)
-            .join(SESSIONS, and_(PLAYERS.c.platform == SESSIONS.c.platform,
-                                 PLAYERS.c.session_id == SESSIONS.c.session_id))
-            .where(*player_where)
-        )
-    ]
-    findings = [
-        FindingFact(r.payload, r.day, r.game, r.room_id, r.owner_id)
-        for r in conn.execute(
-            select(FINDINGS.c.payload, SESSIONS.c.day, SESSIONS.c.game, SESSIONS.c.room_id,
-                   SESSIONS.c.owner_id)
-            .join(SESSIONS, and_(FINDINGS.c.platform == SESSIONS.c.platform,
-                                 FINDINGS.c.session_id == SESSIONS.c.session_id))
-            .where(*scope, *_finding_filter(query))
-            .order_by(FINDINGS.c.id)
-        )
-    ]
-    if run_ids is None:
-        run_ids = sorted(conn.execute(select(SESSIONS.c.run_id).where(*scope).distinct()).scalars())
-    findings += _window_findings(conn, query, run_ids)
+        run_ids = sorted(conn.execute(
+            select(SESSIONS.c.run_id).where(*_session_scope(query, None)).distinct()
+        ).scalars())
     runs = [
         RunInfo(r.id, r.started_at, tuple(r.files or ()), r.sessions, r.rejects)
         for r in conn.execute(select(RUNS).where(RUNS.c.id.in_(run_ids)).order_by(RUNS.c.id))
@@ -106,7 +75,85 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
         select(func.count()).select_from(REJECTS).where(REJECTS.c.run_id.in_(run_ids))
     ).scalar_one()
     book = rulestore.load_book(conn) if rulestore.has_rules(conn) else None
-    return ReportSource(runs, sessions, players, findings, rejects, book)
+    scope = _session_scope(query, [query.run] if query.run is not None else None)
+    engine = conn.engine
+
+    def ordered() -> Iterator[FindingFact]:
+        with engine.connect() as again:
+            yield from _findings(again, query, scope, run_ids)
+
+    return ReportSource(
+        runs, _sessions(conn, scope), _players(conn, query, scope),
+        _findings(conn, query, scope, run_ids), rejects, book, ordered,
+    )
+
+
+def _stream(conn: Connection, statement):
+    return conn.execution_options(yield_per=2000).execute(statement)
+
+
+def _sessions(conn: Connection, scope: list) -> Iterator[SessionFact]:
+    for r in _stream(conn, select(SESSIONS).where(*scope).order_by(SESSIONS.c.day)):
+        yield SessionFact(
+            r.platform, r.session_id, r.game, r.room_id, r.owner_id, r.day, r.jurisdiction,
+            r.headcount, _num(r.scene_capital), _num(r.per_capita_capital),
+        )
+
+
+def _players(conn: Connection, query: ReportQuery, scope: list) -> Iterator[PlayerFact]:
+    where = [*scope]
+    if query.jurisdictions:
+        where.append(
+            func.coalesce(PLAYERS.c.jurisdiction, SESSIONS.c.jurisdiction).in_(query.jurisdictions)
+        )
+    statement = (
+        select(PLAYERS.c.platform, PLAYERS.c.session_id, PLAYERS.c.player_id, PLAYERS.c.name,
+               func.coalesce(PLAYERS.c.jurisdiction, SESSIONS.c.jurisdiction).label("place"),
+               PLAYERS.c.single_stake, PLAYERS.c.capital)
+        .join(SESSIONS, _same_session(PLAYERS))
+        .where(*where)
+    )
+    for r in _stream(conn, statement):
+        yield PlayerFact(r.platform, r.session_id, r.player_id, r.name or "", r.place,
+                         _num(r.single_stake), _num(r.capital))
+
+
+def _findings(
+    conn: Connection, query: ReportQuery, scope: list, run_ids: list[int]
+) -> Iterator[FindingFact]:
+    """Every selected finding in report order (`model.order_key`, then as audited); the
+    few window findings merged in from memory."""
+    windows = sorted(_window_findings(conn, query, run_ids), key=lambda f: order_key(f.payload))
+    statement = (
+        select(FINDINGS.c.payload, SESSIONS.c.day, SESSIONS.c.game, SESSIONS.c.room_id,
+               SESSIONS.c.owner_id, PLAYERS.c.name)
+        .join(SESSIONS, _same_session(FINDINGS))
+        .outerjoin(PLAYERS, and_(_same_session(PLAYERS, FINDINGS),
+                                 FINDINGS.c.subject == literal("player:") + PLAYERS.c.player_id))
+        .where(*scope, *_finding_filter(query))
+        .order_by(_severity(FINDINGS).desc(),
+                  func.coalesce(FINDINGS.c.payload["value"].as_float(), 0).desc(),
+                  FINDINGS.c.id)
+    )
+    stored = (
+        FindingFact(r.payload, r.day, r.game, r.room_id, r.owner_id, r.name or "")
+        for r in _stream(conn, statement)
+    )
+    yield from heapq.merge(stored, windows, key=lambda f: order_key(f.payload))
+
+
+def _same_session(table, other=SESSIONS):
+    return and_(table.c.platform == other.c.platform, table.c.session_id == other.c.session_id)
+
+
+def _severity(table):
+    """`model.severity` in SQL, from the kind and tier columns."""
+    return case(
+        (table.c.kind == "integrity", 1.6),
+        (table.c.kind == "indeterminate", 1.3),
+        else_=case({code: float(Tier.parse(code)) for code in TIER_CODES}, value=table.c.tier,
+                   else_=0.0),
+    )
 
 
 def _window_findings(conn: Connection, query: ReportQuery, run_ids: list[int]) -> list:

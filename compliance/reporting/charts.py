@@ -9,12 +9,13 @@ from __future__ import annotations
 import functools
 import io
 import math
+from itertools import pairwise
 
 from markupsafe import Markup, escape
 
 from compliance.domain.tiers import TIER_CODES
 from compliance.reporting.labels import Labels
-from compliance.reporting.model import Report
+from compliance.reporting.model import NEAR_BINS, Report
 
 CJK_FAMILIES = (
     "Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Serif CJK SC", "Source Han Sans SC",
@@ -145,7 +146,8 @@ def _distribution(report: Report, labels: Labels):
         low = min([*values, *(line.value for line in lines)])
         high = max([*values, *(line.value for line in lines)])
         bins = _log_bins(low, high)
-        ax.hist(values, bins=bins, color="#90a4ae")
+        scale = report.figure_counts.get(metric, len(pairs)) / len(pairs)  # pairs may be a sample
+        ax.hist(values, bins=bins, color="#90a4ae", weights=[scale] * len(values))
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(FuncFormatter(_tick))
         ax.xaxis.set_minor_formatter(NullFormatter())
@@ -172,15 +174,13 @@ def _log_bins(low: float, high: float, count: int = 30) -> list[float]:
 
 
 def _near_misses(report: Report, labels: Labels):
-    if not report.near_misses:
+    if not report.near_miss_bins:
         return None
     figure, (ax,) = _figure(2.8)
-    by_next: dict[str, list[float]] = {}
-    for f in report.near_misses:
-        by_next.setdefault(f["next_tier"], []).append(100 * f["margin_share"])
-    keys = [k for k in ORDER if k in by_next]
-    ax.hist([by_next[k] for k in keys], bins=[0, 2.5, 5, 7.5, 10, 12.5, 15, 17.5, 20],
-            stacked=True, color=[COLORS[k] for k in keys],
+    keys = [k for k in ORDER if k in report.near_miss_bins]
+    centres = [(a + b) / 2 for a, b in pairwise(NEAR_BINS)]
+    ax.hist([centres] * len(keys), bins=list(NEAR_BINS), stacked=True,
+            weights=[report.near_miss_bins[k] for k in keys], color=[COLORS[k] for k in keys],
             label=[f"→ {labels.tier(k)}" for k in keys])
     ax.set_xlabel(labels("margin_share"))
     ax.set_ylabel(labels("count"))

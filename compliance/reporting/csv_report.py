@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 
 from compliance.reporting.model import Report
 from compliance.reporting.stream import CSV_COLUMNS, safe_cell
@@ -13,13 +14,22 @@ COLUMNS = (*CSV_COLUMNS[:4], "name", "game", "day", "room_id", "owner_id", *CSV_
 
 
 def render_csv(report: Report) -> str:
-    """The report's findings, most severe first, in the audit's CSV columns and a few more."""
+    return "".join(csv_chunks(report))
+
+
+def csv_chunks(report: Report, rows: int = 2000) -> Iterator[str]:
+    """Every selected finding, most severe first, in the audit's CSV columns and a few
+    more; streamed, `rows` at a time."""
     out = io.StringIO()
     writer = csv.DictWriter(out, COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    for finding in report.findings:
+    for n, finding in enumerate(report.export(), 1):
         writer.writerow({k: safe_cell(_cell(finding.get(k))) for k in COLUMNS})
-    return out.getvalue()
+        if n % rows == 0:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()
 
 
 def _cell(value):

@@ -33,7 +33,7 @@ def render_html(report: Report, lang: str = "zh", cjk_family: str | None | bool 
     return template.render(
         r=report, L=labels, lang=lang, charts=charts.draw_all(report, chart_labels, family),
         font=family, notes=notes, rows=[describe(f, labels) for f in report.findings[:MAX_ROWS]],
-        total=len(report.findings), shown=min(len(report.findings), MAX_ROWS),
+        total=report.total, shown=min(report.total, MAX_ROWS),
         near=[describe(f, labels) for f in report.near_misses[:MAX_NEAR]],
         tier_rows=[(code, report.tiers.get(code, 0)) for code in charts.ORDER[:-2]],
         filters={k: v for k, v in report.query.describe().items() if v not in (None, [])},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
 
@@ -13,7 +15,7 @@ _encoder = msgspec.json.Encoder(decimal_format="number")
 
 
 def as_dict(report: Report) -> dict[str, Any]:
-    """Summary, filters, aggregates and every selected finding, most severe first."""
+    """Summary, filters and aggregates; `findings` is left empty for `json_chunks` to fill."""
     return {
         "format": "compliance-report/1",
         "disclaimer": "This report informs; it is not legal advice. 本报告仅供参考，不构成法律意见。",
@@ -41,9 +43,29 @@ def as_dict(report: Report) -> dict[str, Any]:
         "over_time": {month: dict(c) for month, c in report.over_time.items()},
         "integrity_by_game": {game: dict(c) for game, c in report.mismatches.items()},
         "rules": report.rules,
-        "findings": report.findings,
+        "findings": [],
     }
 
 
 def render_json(report: Report) -> str:
-    return msgspec.json.format(_encoder.encode(as_dict(report)), indent=2).decode() + "\n"
+    return "".join(json_chunks(report))
+
+
+def json_chunks(report: Report) -> Iterator[str]:
+    """The document, indented as `msgspec.json.format` would, with every selected
+    finding streamed into its last member, most severe first."""
+    head = _format(as_dict(report))
+    assert head.endswith(_EMPTY)
+    yield head[: -len(_EMPTY)] + '"findings": ['
+    sep = "\n"
+    for finding in report.export():
+        yield sep + textwrap.indent(_format(finding), "    ")
+        sep = ",\n"
+    yield ("\n  ]" if sep == ",\n" else "]") + "\n}\n"
+
+
+_EMPTY = '"findings": []\n}'
+
+
+def _format(value: Any) -> str:
+    return msgspec.json.format(_encoder.encode(value), indent=2).decode()

@@ -32,8 +32,8 @@ def render_markdown(report: Report, lang: str = "zh") -> str:
     out += [f"| {L('integrity')} | {report.kinds.get('integrity', 0)} |",
             f"| {L('indeterminate')} | {report.kinds.get('indeterminate', 0)} |", ""]
     out += [f"## {L('table')}", ""]
-    if len(report.findings) > MAX_ROWS:
-        out += [L("shown", shown=MAX_ROWS, total=len(report.findings)), ""]
+    if report.total > MAX_ROWS:
+        out += [L("shown", shown=MAX_ROWS, total=report.total), ""]
     heads = ("result", "session", "subject", "place", "figure", "rule", "citation", "confidence")
     out += ["| " + " | ".join(L(h) for h in heads) + " |", "|" + "---|" * len(heads)]
     for f in report.findings[:MAX_ROWS]:

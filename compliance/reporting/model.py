@@ -7,7 +7,9 @@ that the HTML, CSV, JSON and Markdown renderers share. No SQLAlchemy here.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -15,11 +17,14 @@ from typing import Any
 from compliance.domain.rules import RuleBook, leaves
 from compliance.domain.ruleset import Resolver
 from compliance.domain.tiers import TIER_CODES, Tier
+from compliance.reporting.accumulate import Exposure, Exposures, Kept, Sample
 
 LINE_METRICS = ("single_stake", "per_capita_capital")
 KINDS = ("integrity", "indeterminate")
-TOP = 10
 NEAR_MISS_SHARE = 0.2
+NEAR_BINS = (0, 2.5, 5, 7.5, 10, 12.5, 15, 17.5, 20)  # per cent of the next line
+SHOWN = 500  # the most severe findings a report keeps to show; exports stream them all
+NEAR_KEPT = 1000  # the closest near misses listed; all are counted in NEAR_BINS
 
 
 @dataclass(frozen=True)
@@ -96,16 +101,23 @@ class FindingFact:
     game: str
     room_id: str | None
     owner_id: str | None
+    name: str = ""
 
 
 @dataclass
 class ReportSource:
+    """What a report reads. `sessions`, `players` and `findings` are iterated once
+    each, so they may stream from a database; `ordered` reads every finding
+    again, most severe first, for the exports (without it `findings` must be
+    a list, which is sorted)."""
+
     runs: list[RunInfo]
-    sessions: list[SessionFact]
-    players: list[PlayerFact]
-    findings: list[FindingFact]
+    sessions: Iterable[SessionFact]
+    players: Iterable[PlayerFact]
+    findings: Iterable[FindingFact]
     rejects: int
     book: RuleBook | None = None
+    ordered: Callable[[], Iterator[FindingFact]] | None = None
 
 
 @dataclass(frozen=True)
@@ -120,19 +132,11 @@ class ThresholdLine:
     game_classes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Exposure:
-    """赌资敞口: the capital that passed through a room, owner or player."""
-
-    key: str
-    label: str
-    sessions: int
-    capital: float
-    top_tier: str | None
-
-
 @dataclass
 class Report:
+    """A report: counts over every selected row, the most severe findings, and the
+    exports' stream of all of them (`export()`), in memory bounded by what is shown."""
+
     query: ReportQuery
     generated_at: datetime
     runs: list[RunInfo]
@@ -155,6 +159,13 @@ class Report:
     mismatches: dict[str, Counter]
     rules: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    near_miss_bins: dict[str, list[int]] = field(default_factory=dict)
+    figure_counts: dict[str, int] = field(default_factory=dict)
+    export: Callable[[], Iterator[dict[str, Any]]] = lambda: iter(())
+
+    @property
+    def total(self) -> int:
+        return sum(self.kinds.values())
 
 
 def severity(finding: dict[str, Any]) -> float:
@@ -167,63 +178,130 @@ def severity(finding: dict[str, Any]) -> float:
     return float(Tier.parse(finding["tier"]))
 
 
+def order_key(finding: dict[str, Any]) -> tuple[float, float]:
+    """Most severe first, then the larger figure; otherwise in the order audited."""
+    return (-severity(finding), -float(finding.get("value") or 0))
+
+
+def enrich(fact: FindingFact) -> dict[str, Any]:
+    """A finding's JSON with where and when its session was played, and the player's name."""
+    return dict(fact.payload, day=fact.day.isoformat(), room_id=fact.room_id,
+                owner_id=fact.owner_id, name=fact.name)
+
+
 def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
-    """汇总: counts, distributions, lines and top lists from the selected rows."""
-    sessions = {(s.platform, s.session_id): s for s in source.sessions}
-    names = {(p.platform, p.session_id, p.player_id): p.name for p in source.players}
-    findings = [
-        dict(f.payload, day=f.day.isoformat(), room_id=f.room_id, owner_id=f.owner_id,
-             name=names.get((f.payload["platform"], f.payload["session_id"],
-                             f.payload.get("player")), ""))
-        for f in source.findings
-    ]
-    findings.sort(key=lambda f: (-severity(f), -float(f.get("value") or 0),
-                                 f["session_id"] or "", f["subject"]))
-    kinds = Counter(f["kind"] for f in findings)
-    tiers = Counter(f["tier"] for f in findings if f["kind"] == "threshold")
-    by_place: dict[str, Counter] = defaultdict(Counter)
-    places: dict[str, tuple[str, str]] = {}
-    for f in findings:
-        code = f.get("jurisdiction") or "-"
-        by_place[code][f.get("tier") or f["kind"]] += 1
-        if f.get("jurisdiction_name"):
-            places[code] = (f["jurisdiction_name"], "")
+    """汇总: counts, distributions, lines and top lists, in one pass over each kind of row."""
+    rooms, owners, people = Exposures(), Exposures(), Exposures()
+    per_capita, stakes = Sample(), Sample()
+    session_codes: set[str] = set()
+    player_codes: set[str] = set()
+    sessions, last_day = 0, None
+    for s in source.sessions:
+        sessions += 1
+        last_day = s.day if last_day is None or s.day > last_day else last_day
+        if s.jurisdiction:
+            session_codes.add(s.jurisdiction)
+        if s.per_capita_capital is not None:
+            per_capita.add((s.jurisdiction or "-", s.per_capita_capital))
+        if s.room_id is not None:
+            rooms.add(f"{s.platform}/{s.room_id}", s.room_id, s.scene_capital)
+        if s.owner_id is not None:
+            owners.add(f"{s.platform}/{s.owner_id}", s.owner_id, s.scene_capital)
+    distinct: set[tuple[str, str]] = set()
+    for p in source.players:
+        distinct.add((p.platform, p.player_id))
+        if p.jurisdiction:
+            player_codes.add(p.jurisdiction)
+        if p.single_stake is not None:
+            stakes.add((p.jurisdiction or "-", p.single_stake))
+        people.add(f"{p.platform}/{p.player_id}",
+                   f"{p.name} ({p.player_id})" if p.name else p.player_id, p.capital)
+    tally = _FindingTally(rooms, owners, people)
+    shown = Kept(SHOWN, order_key)
+    for fact in source.findings:
+        f = enrich(fact)
+        tally.add(f)
+        shown.add(f)
+    places = tally.places
     if source.book:
-        for code in {*by_place, *(s.jurisdiction for s in source.sessions if s.jurisdiction)}:
+        for code in {*tally.by_place, *session_codes}:
             j = source.book.jurisdictions.get(code)
             if j:
                 places[code] = (j.name_zh, j.name_en)
     return Report(
-        query=query, generated_at=now, runs=source.runs, sessions=len(sessions),
-        rejects=source.rejects, players=len({(p.platform, p.player_id) for p in source.players}),
-        kinds=kinds, tiers=tiers, findings=findings, places=places, by_place=dict(by_place),
-        single_stakes=[
-            (p.jurisdiction or _where(sessions, p), p.single_stake)
-            for p in source.players if p.single_stake is not None
-        ],
-        per_capita=[
-            (s.jurisdiction or "-", s.per_capita_capital)
-            for s in source.sessions if s.per_capita_capital is not None
-        ],
-        lines=threshold_lines(source, query),
-        near_misses=near_misses(findings),
-        top_rooms=_top(source, findings, "room"),
-        top_owners=_top(source, findings, "owner"),
-        top_players=_top(source, findings, "player"),
-        over_time=_over_time(findings),
-        mismatches=_mismatches(findings),
-        rules=rules_cited(source.book, findings),
+        query=query, generated_at=now, runs=source.runs, sessions=sessions,
+        rejects=source.rejects, players=len(distinct), kinds=tally.kinds, tiers=tally.tiers,
+        findings=shown.result(), places=places, by_place=dict(tally.by_place),
+        single_stakes=stakes.items, per_capita=per_capita.items,
+        lines=threshold_lines(source.book, session_codes | player_codes,
+                              query.until or last_day, query),
+        near_misses=tally.near.result(), top_rooms=rooms.top(), top_owners=owners.top(),
+        top_players=people.top(), over_time=dict(sorted(tally.months.items())),
+        mismatches=dict(sorted(tally.games.items())), rules=rules_cited(source.book, tally.rules),
+        near_miss_bins=dict(tally.near_bins),
+        figure_counts={"single_stake": stakes.count, "per_capita_capital": per_capita.count},
+        export=_exporter(source),
     )
 
 
-def rules_cited(book: RuleBook | None, findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+class _FindingTally:
+    """What a report counts of its findings, one at a time."""
+
+    def __init__(self, rooms: Exposures, owners: Exposures, people: Exposures):
+        self.rooms, self.owners, self.people = rooms, owners, people
+        self.kinds: Counter = Counter()
+        self.tiers: Counter = Counter()
+        self.by_place: dict[str, Counter] = defaultdict(Counter)
+        self.places: dict[str, tuple[str, str]] = {}
+        self.months: dict[str, Counter] = defaultdict(Counter)
+        self.games: dict[str, Counter] = defaultdict(Counter)
+        self.rules: set[str] = set()
+        self.near = Kept(NEAR_KEPT, _near_key)
+        self.near_bins: dict[str, list[int]] = defaultdict(lambda: [0] * (len(NEAR_BINS) - 1))
+
+    def add(self, f: dict[str, Any]) -> None:
+        kind = f["kind"]
+        label = f.get("tier") or kind
+        self.kinds[kind] += 1
+        code = f.get("jurisdiction") or "-"
+        self.by_place[code][label] += 1
+        if f.get("jurisdiction_name"):
+            self.places[code] = (f["jurisdiction_name"], "")
+        self.months[f["day"][:7]][label] += 1
+        self.rules.update(f[k] for k in ("rule", "next_rule") if f.get(k))
+        if kind == "integrity":
+            self.games[f["game"]][f["check"]] += 1
+        if kind != "threshold":
+            return
+        self.tiers[f["tier"]] += 1
+        rank = severity(f)
+        platform, subject = f["platform"], f["subject"]
+        self.people.judged(f"{platform}/{f.get('player')}", rank)
+        self.rooms.judged(f"{platform}/{f.get('room_id')}", rank)
+        owner = subject.split(":", 1)[1] if subject.startswith("owner:") else f.get("owner_id")
+        self.owners.judged(f"{platform}/{owner}", rank)
+        share = near_share(f)
+        if share is not None:
+            self.near.add(dict(f, margin_share=share))
+            edge = min(bisect_right(NEAR_BINS, 100 * share), len(NEAR_BINS) - 1)
+            self.near_bins[f["next_tier"]][edge - 1] += 1
+
+
+def _exporter(source: ReportSource) -> Callable[[], Iterator[dict[str, Any]]]:
+    if source.ordered is not None:
+        ordered = source.ordered
+        return lambda: (enrich(f) for f in ordered())
+    everything = source.findings
+    return lambda: iter(sorted((enrich(f) for f in everything), key=order_key))
+
+
+def rules_cited(book: RuleBook | None, used: set[str]) -> list[dict[str, Any]]:
     """引用的规则: each band the findings name, with its instrument's provenance."""
     if book is None:
         return []
     bands = {b.id: b for b in book.bands}
-    used = sorted({f[k] for f in findings for k in ("rule", "next_rule") if f.get(k)})
     out = []
-    for rule in used:
+    for rule in sorted(used):
         band = bands.get(rule)
         inst = book.instruments.get(band.instrument) if band else None
         out.append({
@@ -237,24 +315,18 @@ def rules_cited(book: RuleBook | None, findings: list[dict[str, Any]]) -> list[d
     return out
 
 
-def _where(sessions: dict, p: PlayerFact) -> str:
-    s = sessions.get((p.platform, p.session_id))
-    return (s.jurisdiction if s else None) or "-"
-
-
-def threshold_lines(source: ReportSource, query: ReportQuery) -> list[ThresholdLine]:
+def threshold_lines(
+    book: RuleBook | None, codes: set[str], day: date | None, query: ReportQuery
+) -> list[ThresholdLine]:
     """阈值线: each jurisdiction's lower bounds on the charted metrics, in force at the end."""
-    if source.book is None or not source.sessions:
+    if book is None or day is None:
         return []
-    day = query.until or max(s.day for s in source.sessions)
-    codes = {s.jurisdiction for s in source.sessions if s.jurisdiction}
-    codes |= {p.jurisdiction for p in source.players if p.jurisdiction}
     if query.jurisdictions:
-        codes &= set(query.jurisdictions)
-    resolver = Resolver(source.book)
+        codes = codes & set(query.jurisdictions)
+    resolver = Resolver(book)
     found: dict[tuple, ThresholdLine] = {}
     for code in sorted(codes):
-        if code not in source.book.jurisdictions:
+        if code not in book.jurisdictions:
             continue
         for band in resolver.ruleset(code, day).bands_for("player"):
             for leaf in leaves(band.condition):
@@ -267,68 +339,26 @@ def threshold_lines(source: ReportSource, query: ReportQuery) -> list[ThresholdL
     return sorted(found.values(), key=lambda x: (x.metric, x.jurisdiction, x.value))
 
 
-def near_misses(findings: list[dict[str, Any]], share: float = NEAR_MISS_SHARE) -> list[dict]:
+def near_share(f: dict[str, Any], share: float = NEAR_MISS_SHARE) -> float | None:
+    """How far below the next tier's line a threshold finding is, as a share of that
+    line, when within `share` of it; else None."""
+    margin, boundary = f.get("margin_to_next"), f.get("next_boundary")
+    if f["kind"] != "threshold" or margin is None or not boundary:
+        return None
+    ratio = float(margin) / float(boundary)
+    return round(ratio, 4) if 0 <= ratio <= share else None
+
+
+def _near_key(f: dict[str, Any]) -> tuple:
+    return (f["margin_share"], f["session_id"] or "", f["subject"])
+
+
+def near_misses(findings: Iterable[dict[str, Any]], share: float = NEAR_MISS_SHARE) -> list[dict]:
     """差一点: threshold findings within `share` of the next tier's line, closest first."""
     out = []
     for f in findings:
-        margin, boundary = f.get("margin_to_next"), f.get("next_boundary")
-        if f["kind"] != "threshold" or margin is None or not boundary:
-            continue
-        ratio = float(margin) / float(boundary)
-        if 0 <= ratio <= share:
-            out.append(dict(f, margin_share=round(ratio, 4)))
-    out.sort(key=lambda f: (f["margin_share"], f["session_id"] or "", f["subject"]))
+        found = near_share(f, share)
+        if found is not None:
+            out.append(dict(f, margin_share=found))
+    out.sort(key=_near_key)
     return out
-
-
-def _top(source: ReportSource, findings: list[dict], what: str) -> list[Exposure]:
-    capital: Counter = Counter()
-    seen: dict[str, set] = defaultdict(set)
-    labels: dict[str, str] = {}
-    worst: dict[str, float] = {}
-    if what == "player":
-        for p in source.players:
-            key = f"{p.platform}/{p.player_id}"
-            capital[key] += p.capital or 0
-            seen[key].add(p.session_id)
-            labels[key] = f"{p.name} ({p.player_id})" if p.name else p.player_id
-    else:
-        for s in source.sessions:
-            ident = s.room_id if what == "room" else s.owner_id
-            if ident is None:
-                continue
-            key = f"{s.platform}/{ident}"
-            capital[key] += s.scene_capital or 0
-            seen[key].add(s.session_id)
-            labels[key] = ident
-    for f in findings:
-        if f["kind"] != "threshold":
-            continue
-        if what == "player":
-            key = f"{f['platform']}/{f.get('player')}"
-        elif what == "owner" and f["subject"].startswith("owner:"):
-            key = f"{f['platform']}/{f['subject'].split(':', 1)[1]}"
-        else:
-            key = f"{f['platform']}/{f.get('room_id' if what == 'room' else 'owner_id')}"
-        if key in capital:
-            worst[key] = max(worst.get(key, -1), severity(f))
-    return [
-        Exposure(key, labels[key], len(seen[key]), round(value, 2),
-                 Tier(int(worst[key])).code if key in worst else None)
-        for key, value in capital.most_common(TOP)
-    ]
-
-
-def _over_time(findings: list[dict]) -> dict[str, Counter]:
-    months: dict[str, Counter] = defaultdict(Counter)
-    for f in findings:
-        months[f["day"][:7]][f.get("tier") or f["kind"]] += 1
-    return dict(sorted(months.items()))
-
-
-def _mismatches(findings: list[dict]) -> dict[str, Counter]:
-    games: dict[str, Counter] = defaultdict(Counter)
-    for f in findings:
-        if f["kind"] == "integrity":
-            games[f["game"]][f["check"]] += 1
-    return dict(sorted(games.items()))

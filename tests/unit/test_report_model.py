@@ -133,3 +133,23 @@ def test_labels_put_the_main_language_first(lang, expected):
 
 def test_labels_without_a_cjk_font_are_english_only():
     assert Labels("zh", cjk=False).tier("administrative") == "administrative"
+
+
+def test_a_long_report_keeps_the_most_severe_to_show_and_exports_them_all(monkeypatch):
+    from compliance.reporting import model
+
+    monkeypatch.setattr(model, "SHOWN", 5)
+    monkeypatch.setattr(model, "NEAR_KEPT", 2)
+    found = [threshold(f"s{i}", "u1", "below_threshold", value=i, next_tier="administrative",
+                       margin=1, boundary=20) for i in range(40)]
+    found.insert(17, threshold("s99", "u9", "criminal", value=3))
+    facts = (FindingFact(f, DAY, "douniu", "r1", "o1") for f in found)  # read once, as from a DB
+    report = build(ReportSource([], [session("s1")], [], facts, rejects=0,
+                                ordered=lambda: iter([FindingFact(f, DAY, "douniu", "r1", "o1")
+                                                      for f in found])),
+                   ReportQuery(), NOW)
+    assert report.total == 41
+    assert [f["session_id"] for f in report.findings] == ["s99", "s39", "s38", "s37", "s36"]
+    assert len(report.near_misses) == 2
+    assert sum(sum(bins) for bins in report.near_miss_bins.values()) == 40
+    assert len(list(report.export())) == 41
