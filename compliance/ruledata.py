@@ -20,6 +20,7 @@ from compliance.domain.rules import (
     Aggravation,
     Band,
     Exemption,
+    GameClass,
     GameType,
     Instrument,
     Jurisdiction,
@@ -92,7 +93,10 @@ def _date(value: Any, where: str) -> date | None:
 
 def add_games(book: RuleBook, doc: dict[str, Any], name: str) -> None:
     for row in doc.get("game_class", []):
-        book.game_classes[_need(row, "code", name)] = row.get("name_zh", "")
+        code = _need(row, "code", name)
+        book.game_classes[code] = GameClass(
+            code, row.get("name_zh", ""), row.get("name_en", ""), row.get("note", "")
+        )
     for row in doc.get("game_type", []):
         where = f"{name} game_type {row.get('code')}"
         book.game_types[row["code"]] = GameType(

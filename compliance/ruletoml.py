@@ -121,8 +121,7 @@ def _section(name: str, rows: Iterable[Any]) -> list[str]:
 
 def dumps_games(book: RuleBook) -> str:
     lines = ["# Game classes and game types (docs/rules-data.md), exported by compliance rules export."]
-    for code, name in book.game_classes.items():
-        lines += ["", "[[game_class]]", f"code = {string(code)}", f"name_zh = {string(name)}"]
+    lines += _section("game_class", book.game_classes.values())
     lines += _section("game_type", book.game_types.values())
     return "\n".join(lines) + "\n"
 

@@ -134,6 +134,8 @@ class GameClassRow(Base):
     __tablename__ = "game_classes"
     code: Mapped[str] = mapped_column(String(32), primary_key=True)
     name_zh: Mapped[str] = mapped_column(Text, default="")
+    name_en: Mapped[str] = mapped_column(Text, default="", server_default="")
+    note: Mapped[str] = mapped_column(Text, default="", server_default="")
 
 
 class GameTypeRow(Base):

@@ -28,6 +28,7 @@ from compliance.domain.rules import (
     Aggravation,
     Band,
     Exemption,
+    GameClass,
     GameType,
     Instrument,
     Jurisdiction,
@@ -79,7 +80,10 @@ def save_book(
     """
     jurisdictions = sorted(book.jurisdictions.values(), key=lambda j: LEVEL_ORDER.get(j.level, 9))
     plan = [
-        (GameClassRow, [{"code": c, "name_zh": n} for c, n in book.game_classes.items()]),
+        (GameClassRow, [
+            {"code": g.code, "name_zh": g.name_zh, "name_en": g.name_en, "note": g.note}
+            for g in book.game_classes.values()
+        ]),
         (GameTypeRow, [
             {"code": g.code, "name_zh": g.name_zh, "game_class": g.game_class}
             for g in book.game_types.values()
@@ -153,7 +157,7 @@ def load_book(conn: Connection) -> RuleBook:
     """Every rule row, read once."""
     book = RuleBook()
     for r in conn.execute(select(GameClassRow.__table__)).mappings():
-        book.game_classes[r["code"]] = r["name_zh"]
+        book.game_classes[r["code"]] = GameClass(r["code"], r["name_zh"], r["name_en"], r["note"])
     for r in conn.execute(select(GameTypeRow.__table__)).mappings():
         book.game_types[r["code"]] = GameType(r["code"], r["name_zh"], r["game_class"])
     for r in conn.execute(select(JurisdictionRow.__table__)).mappings():

@@ -102,17 +102,14 @@ def rows_of(book: RuleBook) -> dict[str, dict[str, dict[str, str]]]:
     for f in dataclasses.fields(book):
         value = getattr(book, f.name)
         items = value.values() if isinstance(value, dict) else value
-        table: dict[str, dict[str, str]] = {}
-        if f.name == "game_classes":
-            table = {code: {"name_zh": name} for code, name in value.items()}
-        else:
-            for row in items:
-                table[row_key(f.name, row)] = {
-                    g.name: condition_words(row.condition) if g.name == "condition"
-                    else words(getattr(row, g.name))
-                    for g in dataclasses.fields(row) if g.name not in IGNORED
-                }
-        out[f.name] = table
+        out[f.name] = {
+            row_key(f.name, row): {
+                g.name: condition_words(row.condition) if g.name == "condition"
+                else words(getattr(row, g.name))
+                for g in dataclasses.fields(row) if g.name not in IGNORED
+            }
+            for row in items
+        }
     return out
 
 

@@ -262,6 +262,16 @@ class Wage:
 
 
 @dataclass(frozen=True, slots=True)
+class GameClass:
+    """游戏类别: games a jurisdiction treats alike, and why they belong together."""
+
+    code: str
+    name_zh: str
+    name_en: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class GameType:
     code: str
     name_zh: str
@@ -291,5 +301,5 @@ class RuleBook:
     aggravations: list[Aggravation] = field(default_factory=list)
     wages: list[Wage] = field(default_factory=list)
     game_types: dict[str, GameType] = field(default_factory=dict)
-    game_classes: dict[str, str] = field(default_factory=dict)
+    game_classes: dict[str, GameClass] = field(default_factory=dict)
     multipliers: list[Multiplier] = field(default_factory=list)
