@@ -55,5 +55,5 @@ def seed(reason: str, actor: str | None, db_url: str | None) -> None:
     engine = open_engine(db_url)
     counts = rules_service.seed(RulesUnitOfWork(engine), reason, actor)
     added = sum(i for i, _ in counts.values())
-    updated = sum(u for _, u in counts.values())
-    click.echo(f"seeded: {added} rows added, {updated} rows updated")
+    changed = sum(u for _, u in counts.values())
+    click.echo(f"seeded: {added} rows added, {changed} changed (each in the change trail)")

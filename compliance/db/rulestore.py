@@ -73,7 +73,7 @@ def upsert(conn: Connection, table: Table, rows: Iterable[dict[str, Any]]) -> tu
 def save_book(
     conn: Connection, book: RuleBook, actor: str | None = None, reason: str = "seed from data/"
 ) -> dict[str, tuple[int, int]]:
-    """Write every row of the book; returns (inserted, updated) per table.
+    """Write every row of the book; returns (inserted, changed) per table.
 
     Every row added or changed gets an entry in the change trail (who: `actor`
     or $USER; why: `reason`); nothing changed, no entry.
@@ -140,8 +140,14 @@ def save_book(
             for m in book.multipliers
         ]),
     ]
-    with trail.recording(conn, [row.__table__ for row in RULE_ROWS], actor, reason):
-        return {row.__tablename__: upsert(conn, row.__table__, rows) for row, rows in plan}
+    with trail.recording(conn, [row.__table__ for row in RULE_ROWS], actor, reason) as changed:
+        for row, rows in plan:
+            upsert(conn, row.__table__, rows)
+    return {
+        row.__tablename__: (changed[(row.__tablename__, "insert")],
+                            changed[(row.__tablename__, "update")])
+        for row, _ in plan
+    }
 
 
 def verify_trail(conn: Connection) -> trail.Verdict:

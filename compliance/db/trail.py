@@ -14,6 +14,7 @@ import getpass
 import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -89,12 +90,16 @@ def _last_hash(conn: Connection) -> str | None:
 @contextmanager
 def recording(
     conn: Connection, tables: Sequence[Table], actor: str | None = None, reason: str = ""
-) -> Iterator[None]:
-    """Append an entry for every row the block adds or changes; none when nothing changed."""
+) -> Iterator[Counter]:
+    """Append an entry for every row the block adds or changes; none when nothing changed.
+
+    Yields a Counter that, after the block, holds the entries by (table, action).
+    """
     if conn.dialect.name == "postgresql":
         conn.execute(text(f"LOCK TABLE {CHANGES.name} IN EXCLUSIVE MODE"))
     before = {t.name: snapshot(conn, t) for t in tables}
-    yield
+    changed: Counter = Counter()
+    yield changed
     at = datetime.now(UTC)
     who = actor or default_actor()
     entries: list[dict[str, Any]] = []
@@ -110,6 +115,7 @@ def recording(
         for key, row in snapshot(conn, t).items():
             if old.get(key) != row:
                 action = "insert" if key not in old else "update"
+                changed[(t.name, action)] += 1
                 entries.append(_entry(at, who, reason, action, t.name, key, old.get(key), row))
     for entry in entries:
         entry["prev_hash"] = prev
