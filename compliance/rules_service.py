@@ -10,7 +10,7 @@ import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Protocol
@@ -25,6 +25,7 @@ from compliance.domain.rulediff import Change, diff_books, diff_dates
 from compliance.domain.ruleedit import BoundSetting, overlay, set_bound
 from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
+from compliance.domain.windows import judge_window
 from compliance.errors import JurisdictionError, RulesError
 
 DB = "db"
@@ -41,6 +42,8 @@ class RulesUnitOfWork(Protocol):
     def verify_rules(self) -> Verdict: ...
     def rule_changes(self, limit: int | None = None) -> list[dict[str, Any]]: ...
     def stored_sessions(self) -> Iterable[tuple[dict[str, Any], list[dict[str, Any]]]]: ...
+    def window_scope(self) -> tuple[set[str], date | None]: ...
+    def window_figures(self, platforms: set[str], start: date, end: date) -> list: ...
 
 
 # reading rules ----------------------------------------------------------------
@@ -214,13 +217,29 @@ class TierChange:
     after: str
 
 
+@dataclass(frozen=True, slots=True)
+class WindowChange:
+    """A room owner, platform or player judged over a window whose tier changes."""
+
+    platform: str
+    subject: str
+    jurisdiction: str | None
+    start: date
+    end: date
+    before: str
+    after: str
+
+
 @dataclass
 class WhatIf:
-    """回测结果: every player whose tier changes, and counts by jurisdiction and tier."""
+    """回测结果: every player whose tier changes, and counts by jurisdiction and tier;
+    the same for the subjects judged over a window (`none`: no window line concerns them)."""
 
     sessions: int = 0
     players: int = 0
     changes: list[TierChange] = field(default_factory=list)
+    windows: int = 0
+    window_changes: list[WindowChange] = field(default_factory=list)
 
     def counts(self) -> Counter:
         return Counter((c.jurisdiction, c.before, c.after) for c in self.changes)
@@ -248,8 +267,10 @@ def whatif(
     edit: Callable[[RuleBook], RuleBook],
     options: ClassifierOptions | None = None,
     as_of: date | None = None,
+    window_days: int = 180,
 ) -> WhatIf:
-    """Re-classify every stored session under the stored and the changed rules; store nothing."""
+    """Re-classify every stored session, and re-judge the windows that end on the last
+    stored day (or `as_of`), under the stored and the changed rules; store nothing."""
     options = options or ClassifierOptions()
     book = stored_rules(uow)
     changed = edit(book)
@@ -272,7 +293,30 @@ def whatif(
                         _code(resolver, p.jurisdiction or facts.jurisdiction),
                         before[p.id], after[p.id],
                     ))
+        if window_days > 0:
+            _rejudge_windows(uow, now, then, result, as_of, window_days)
     return result
+
+
+def _rejudge_windows(uow, now: Classifier, then: Classifier, result: WhatIf,
+                     as_of: date | None, window_days: int) -> None:
+    """The window findings an audit ends with (services.judge_windows), both ways."""
+    platforms, last = uow.window_scope()
+    end = as_of or last
+    if end is None:
+        return
+    start = end - timedelta(days=window_days - 1)
+    for figures in uow.window_figures(platforms, start, end):
+        before, after = judge_window(now, figures), judge_window(then, figures)
+        if before is None and after is None:
+            continue
+        result.windows += 1
+        was, becomes = (before.tier if before else "none"), (after.tier if after else "none")
+        if was != becomes:
+            result.window_changes.append(WindowChange(
+                figures.platform, figures.subject, (after or before).jurisdiction, start, end,
+                was, becomes,
+            ))
 
 
 def _code(resolver: Resolver, name: str | None) -> str | None:

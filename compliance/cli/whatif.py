@@ -22,14 +22,17 @@ from compliance.domain.classifier import ClassifierOptions
               help="Judge every session under the rules in force on this date.")
 @click.option("--win-loss-scope", type=click.Choice(["player", "table"]), default="player",
               show_default=True, help="全场输赢 per player, or the table's total.")
+@click.option("--window-days", type=click.IntRange(min=0), default=180, show_default=True,
+              help="Days over which players, room owners and platforms are summed (0: none).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
 @db_option
-def whatif(paths, settings, as_of, win_loss_scope, fmt, db_url) -> None:
+def whatif(paths, settings, as_of, win_loss_scope, window_days, fmt, db_url) -> None:
     """Re-classify the stored sessions under changed rules and list every tier that changes.
 
     Both sides are judged now, from the stored metrics, under the stored rules
-    and under the changed ones; the stored results are not touched.
+    and under the changed ones, and so are the windows (room owners, platforms,
+    players) ending on the last stored day; the stored results are not touched.
 
     Example: compliance whatif --set hn-2015-general-stake.single_stake.max=100 --set hn-2015-general-serious.single_stake.min=100
     """
@@ -38,10 +41,12 @@ def whatif(paths, settings, as_of, win_loss_scope, fmt, db_url) -> None:
     result = svc.whatif(
         uow_for(db_url), svc.edit_with(list(paths), list(settings)),
         ClassifierOptions(win_loss_scope=win_loss_scope), as_of.date() if as_of else None,
+        window_days,
     )
     counts = sorted(result.counts().items(), key=lambda kv: (kv[0][0] or "", kv[0][1], kv[0][2]))
     summary = (f"{len(result.changes)} of {result.players} players in "
-               f"{result.sessions_changed} of {result.sessions} sessions change tier "
+               f"{result.sessions_changed} of {result.sessions} sessions change tier; "
+               f"{len(result.window_changes)} of {result.windows} judged over a window "
                "(stored results untouched)")
     if fmt == "json":
         click.echo(json.dumps({
@@ -51,6 +56,11 @@ def whatif(paths, settings, as_of, win_loss_scope, fmt, db_url) -> None:
                          "after": c.after} for c in result.changes],
             "counts": [{"jurisdiction": j, "before": b, "after": a, "players": n}
                        for (j, b, a), n in counts],
+            "windows": result.windows,
+            "window_changes": [
+                {"platform": w.platform, "subject": w.subject, "jurisdiction": w.jurisdiction,
+                 "window_start": w.start.isoformat(), "window_end": w.end.isoformat(),
+                 "before": w.before, "after": w.after} for w in result.window_changes],
         }, ensure_ascii=False, indent=2))
         return
     if result.changes:
@@ -62,4 +72,12 @@ def whatif(paths, settings, as_of, win_loss_scope, fmt, db_url) -> None:
         rows = [["jurisdiction", "before", "after", "players"]]
         rows += [[j or "—", b, a, str(n)] for (j, b, a), n in counts]
         click.echo(table(rows))
+        click.echo("")
+    if result.window_changes:
+        rows = [["subject", "jurisdiction", "window", "before", "after"]]
+        rows += [[f"{w.platform}/{w.subject}", w.jurisdiction or "—",
+                  f"{w.start.isoformat()}–{w.end.isoformat()}", w.before, w.after]
+                 for w in result.window_changes]
+        click.echo(table(rows))
+        click.echo("")
     click.echo(summary)

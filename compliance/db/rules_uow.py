@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from compliance.db import rulestore, trail
 from compliance.db.models import FindingRow, PlayerMetricsRow, SessionRow
@@ -31,6 +32,11 @@ class RulesUnitOfWork(SqlUnitOfWork):
 
     def rule_changes(self, limit: int | None = None) -> list[dict[str, Any]]:
         return trail.entries(self.conn, limit)
+
+    def window_scope(self) -> tuple[set[str], date | None]:
+        """The platforms with stored sessions, and the last day played."""
+        platforms = set(self.conn.execute(select(SESSIONS.c.platform).distinct()).scalars())
+        return platforms, self.conn.execute(select(func.max(SESSIONS.c.day))).scalar()
 
     def stored_sessions(self) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
         """Every stored session with its players' metrics, in key order, streamed.

@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from compliance import rules_service, services
 from compliance.db.engine import ensure_schema, make_engine
-from compliance.db.models import PlayerMetricsRow
+from compliance.db.models import PlayerMetricsRow, WindowFindingRow
 from compliance.db.rules_uow import RulesUnitOfWork
 from compliance.db.uow import SqlUnitOfWork
 from compliance.domain.findings import ThresholdFinding
@@ -69,6 +69,36 @@ def test_whatif_lists_exactly_the_tiers_a_direct_reaudit_changes(
         assert {(c.session_id, c.player, c.before, c.after) for c in result.changes} == expected
         assert result.sessions == 120
     assert stored_tiers(engine) == stored
+
+
+def window_tiers(engine) -> dict[str, str]:
+    with engine.connect() as conn:
+        return dict(conn.execute(select(WindowFindingRow.subject, WindowFindingRow.tier)).all())
+
+
+def test_whatif_rejudges_the_windows_as_an_audit_under_the_changed_rules_would(
+    any_db_url, hunan_log, rule_book, tmp_path
+):
+    moved = ["interp-2005-gathering.window_rake.min=100",
+             "interp-2005-gathering.window_participants.min=8"]
+    engine = audited(any_db_url, hunan_log)
+    result = rules_service.whatif(RulesUnitOfWork(engine), rules_service.edit_with([], moved))
+
+    changed = rules_service.edit_with([], moved)(rule_book)
+    other = make_engine(f"sqlite:///{tmp_path / 'changed.db'}")
+    ensure_schema(other)
+    with RulesUnitOfWork(other) as uow:
+        uow.save_rules(changed, "tester", "the moved window lines")
+        uow.commit()
+    services.audit(SqlUnitOfWork(other), [hunan_log], services.AuditOptions())
+    before, after = window_tiers(engine), window_tiers(other)
+    expected = {(s, before.get(s, "none"), after.get(s, "none"))
+                for s in before.keys() | after.keys()
+                if before.get(s, "none") != after.get(s, "none")}
+
+    assert len(expected) >= 3
+    assert {(w.subject, w.before, w.after) for w in result.window_changes} == expected
+    assert result.windows == len(before.keys() | after.keys())
 
 
 def test_rules_exported_and_imported_into_a_fresh_database_classify_alike(
