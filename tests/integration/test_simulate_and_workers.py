@@ -108,6 +108,22 @@ def test_workers_that_store_their_own_sessions_leave_the_same_database(tmp_path,
     assert stored[0][1:] == stored[1][1:]
 
 
+def test_workers_not_asked_for_findings_still_count_them_as_one_process_does(tmp_path):
+    from compliance.db.engine import ensure_schema, make_engine
+    from compliance.db.uow import SqlUnitOfWork
+
+    path, _ = simulate(tmp_path, sessions=120, seed=13, anomalies=0.02)
+    summaries = []
+    for workers in (1, 2):
+        engine = make_engine(f"sqlite:///{tmp_path}/w{workers}.db")
+        ensure_schema(engine)
+        summary = services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(workers=workers))
+        summaries.append(summary.as_dict())
+        engine.dispose()
+    assert summaries[0] == summaries[1]
+    assert summaries[0]["findings"]["integrity"] > 0
+
+
 def test_a_dask_cluster_runs_the_same_partitions_with_the_same_results(tmp_path):
     from compliance.db.engine import ensure_schema, make_engine
     from compliance.db.uow import SqlUnitOfWork

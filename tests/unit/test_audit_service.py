@@ -116,3 +116,16 @@ def test_an_engine_bug_on_one_session_becomes_a_reject_not_a_crash(rule_book, mo
     summary = services.audit(uow, [str(SAMPLES / "douniu.jsonl")], services.AuditOptions())
     assert (summary.sessions, summary.rejects) == (7, 1)
     assert uow.rejects[0].reason == "internal error replaying it (KeyError: 'boom'); please report"
+
+
+def test_a_run_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    from compliance.pipeline import few_collections
+
+    before = gc.get_threshold()
+    with few_collections():
+        assert gc.get_threshold()[0] == 50_000
+        assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
