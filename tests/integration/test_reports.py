@@ -149,10 +149,13 @@ def test_a_filtered_report_reads_the_same_on_postgresql(pg_url, tmp_path, engine
     query = ReportQuery(jurisdiction="湖南", tiers=("administrative",), game="douniu")
     try:
         on_pg = report_service.make_report(pg, query)
+        exported = [_key(f) for f in on_pg.export()]
     finally:
         pg.dispose()
     on_sqlite = report_service.make_report(engine, query)
     assert on_pg.findings
     assert [_key(f) for f in on_pg.findings] == [_key(f) for f in on_sqlite.findings]
+    assert exported == [_key(f) for f in on_sqlite.export()]
+    assert len(exported) == on_pg.total
     assert (on_pg.sessions, on_pg.players, len(on_pg.lines)) == (
         on_sqlite.sessions, on_sqlite.players, len(on_sqlite.lines))
