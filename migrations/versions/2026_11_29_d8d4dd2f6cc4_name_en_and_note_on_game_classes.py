@@ -10,7 +10,6 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-
 revision: str = "d8d4dd2f6cc4"
 down_revision: str | None = "90cdfa34bef9"
 branch_labels: str | Sequence[str] | None = None
