@@ -212,7 +212,7 @@ def next_banker(rnd: DouniuRound, scores: list[int]) -> str:
     return holder
 
 
-def _claim_issues(index: int, rnd: DouniuRound, deltas: dict[str, int]) -> list[Integrity]:
+def claim_issues(index: int, rnd: DouniuRound, deltas: dict[str, int]) -> list[Integrity]:
     """The log's claims against the rules: settlement_mismatch and rake on a loss (illegal_action)."""
     issues: list[Integrity] = []
     wrong = [s for s in rnd.seats if s.claimed != deltas[s.player] - s.rake]
@@ -267,104 +267,15 @@ def replay_rounds(
                     clean = False
             if seat.claimed != deltas[seat.player] - seat_rake:
                 clean = False
-        issues = [] if clean else _claim_issues(index, rnd, deltas)
+        issues = [] if clean else claim_issues(index, rnd, deltas)
         if due is not None and due != rnd.banker and due in deltas:
-            issues.append(_wrong_banker(index, rnd.banker, due))
+            issues.append(wrong_banker_issue(index, rnd.banker, due))
         if check_succession:
             due = next_banker(rnd, scores)
         yield RoundResult(index, deltas, stakes, rnd.banker, rake, 0, issues)
 
 
-def tally_rounds(
-    rounds: list[DouniuRound], known: set[str], options: DouniuOptions, summary: SessionTally
-) -> None:
-    """The replay and the tally in one pass, with no per-round objects (the audit's hot path).
-
-    Adds to `summary` exactly what `tally(replay_rounds(...))` gives; a
-    property test holds the two together.
-    """
-    mult = options.multipliers
-    banker_ties = options.equal_rank == "banker"
-    succession = options.banker_succession == "niu_nine"
-    players, issues = summary.players, summary.issues
-    shift, nine, tie_levels = hands.LEVEL_SHIFT, hands.BULL_NINE, BANKER_TIE_LEVELS
-    bits, table, mask, own = hands.CARD_BITS, hands.SCORE_BASE, hands.RANK_MASK, hands.OWN_BITS_AT
-    due: str | None = None
-    rake = index = 0
-    for rnd in rounds:
-        index += 1
-        seats, banker = rnd.seats, rnd.banker
-        scores = []
-        own_bits = 0
-        banker_score = -1
-        try:
-            for seat in seats:
-                a, b, c, d, e = seat.cards
-                total = bits[a] + bits[b] + bits[c] + bits[d] + bits[e]
-                own_bits += total >> own
-                score = table[total & mask] + total.bit_length()
-                scores.append(score)
-                if seat.player == banker:
-                    banker_score = score
-        except (ValueError, KeyError):
-            banker_score = -1
-        n = len(seats)
-        names = {seat.player for seat in seats}
-        if banker_score < 0 or own_bits.bit_count() != 5 * n or len(names) != n or not (
-            2 <= n <= 6 and names <= known
-        ):
-            scores = hand_scores(index, rnd, known)  # raises DealError naming what is wrong
-            banker_score = scores[[seat.player for seat in seats].index(banker)]
-        banker_level = banker_score >> shift
-        banker_mult = mult[banker_level]
-        banker_wins_ties = banker_ties and banker_level in tie_levels
-        unit = rnd.base * rnd.grab
-        banker_total = banker_stake = 0
-        clean = True
-        best, holder = -1, banker
-        for seat, score in zip(seats, scores, strict=True):
-            player = seat.player
-            level = score >> shift
-            if level == nine and score > best:
-                best, holder = score, player
-            if player == banker:
-                banker_seat = seat
-                continue
-            stake = unit * seat.bet
-            if score > banker_score and not (banker_wins_ties and level == banker_level):
-                amount = mult[level] * stake
-            else:
-                amount = -banker_mult * stake
-            banker_total -= amount
-            if stake > banker_stake:
-                banker_stake = stake
-            seat_rake = seat.rake
-            if seat_rake:
-                rake += seat_rake
-                if seat_rake > amount:
-                    clean = False
-            if seat.claimed != amount - seat_rake:
-                clean = False
-            players[player].add(stake, amount)
-        seat_rake = banker_seat.rake
-        rake += seat_rake
-        if banker_seat.claimed != banker_total - seat_rake or seat_rake > max(banker_total, 0):
-            clean = False
-        t = players[banker]
-        t.banker_rounds += 1
-        t.add(banker_stake, banker_total)
-        if not clean:
-            deltas = settle(rnd, scores, mult, banker_ties)[0]
-            issues.extend(_claim_issues(index, rnd, deltas))
-        if due is not None and due != banker and any(s.player == due for s in seats):
-            issues.append(_wrong_banker(index, banker, due))
-        if succession:
-            due = holder
-    summary.rounds += index
-    summary.rake += rake
-
-
-def _wrong_banker(index: int, banker: str, due: str) -> Integrity:
+def wrong_banker_issue(index: int, banker: str, due: str) -> Integrity:
     return Integrity(
         round=index,
         check=WRONG_BANKER,
@@ -388,6 +299,8 @@ class Douniu:
 
     def tally_session(self, session: Session, player_ids: list[str]) -> SessionTally:
         """The replay summed up in one pass: what tally(replay(session)) gives, faster."""
+        from compliance.games.douniu_tally import tally_rounds  # it imports this module
+
         summary = SessionTally({pid: PlayerTally() for pid in player_ids})
         rounds = decode_rounds(session.rounds, DouniuRound)
         tally_rounds(rounds, set(player_ids), options_for(session.variant), summary)
