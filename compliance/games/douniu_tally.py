@@ -41,58 +41,57 @@ def tally_rounds(
     for rnd in rounds:
         index += 1
         seats, banker = rnd.seats, rnd.banker
-        scores = []
-        own_bits = 0
-        banker_score = -1
+        n = len(seats)
+        names = {seat.player for seat in seats}
+        banker_seat = None
+        for seat in seats:
+            if seat.player == banker:
+                banker_seat = seat
+                break
+        if banker_seat is None or len(names) != n or not (2 <= n <= 6 and names <= known):
+            hand_scores(index, rnd, known)  # raises DealError naming what is wrong
+        unit = rnd.base * rnd.grab
+        banker_total = banker_stake = own_bits = 0
+        clean = True
+        best, holder = -1, banker
         try:
+            a, b, c, d, e = banker_seat.cards
+            total = bits[a] + bits[b] + bits[c] + bits[d] + bits[e]
+            banker_score = table[total & mask] + total.bit_length()
+            banker_level = banker_score >> shift
+            banker_mult = mult[banker_level]
+            banker_wins_ties = banker_ties and banker_level in tie_levels
             for seat in seats:
                 a, b, c, d, e = seat.cards
                 total = bits[a] + bits[b] + bits[c] + bits[d] + bits[e]
                 own_bits += total >> own
                 score = table[total & mask] + total.bit_length()
-                scores.append(score)
-                if seat.player == banker:
-                    banker_score = score
-        except (ValueError, KeyError):
-            banker_score = -1
-        n = len(seats)
-        names = {seat.player for seat in seats}
-        if banker_score < 0 or own_bits.bit_count() != 5 * n or len(names) != n or not (
-            2 <= n <= 6 and names <= known
-        ):
-            scores = hand_scores(index, rnd, known)  # raises DealError naming what is wrong
-            banker_score = scores[[seat.player for seat in seats].index(banker)]
-        banker_level = banker_score >> shift
-        banker_mult = mult[banker_level]
-        banker_wins_ties = banker_ties and banker_level in tie_levels
-        unit = rnd.base * rnd.grab
-        banker_total = banker_stake = 0
-        clean = True
-        best, holder = -1, banker
-        for seat, score in zip(seats, scores, strict=True):
-            player = seat.player
-            level = score >> shift
-            if level == nine and score > best:
-                best, holder = score, player
-            if player == banker:
-                banker_seat = seat
-                continue
-            stake = unit * seat.bet
-            if score > banker_score and not (banker_wins_ties and level == banker_level):
-                amount = mult[level] * stake
-            else:
-                amount = -banker_mult * stake
-            banker_total -= amount
-            if stake > banker_stake:
-                banker_stake = stake
-            seat_rake = seat.rake
-            if seat_rake:
-                rake += seat_rake
-                if seat_rake > amount:
+                level = score >> shift
+                if level == nine and score > best:
+                    best, holder = score, seat.player
+                if seat is banker_seat:
+                    continue
+                stake = unit * seat.bet
+                if score > banker_score and not (banker_wins_ties and level == banker_level):
+                    amount = mult[level] * stake
+                else:
+                    amount = -banker_mult * stake
+                banker_total -= amount
+                if stake > banker_stake:
+                    banker_stake = stake
+                seat_rake = seat.rake
+                if seat_rake:
+                    rake += seat_rake
+                    if seat_rake > amount:
+                        clean = False
+                if seat.claimed != amount - seat_rake:
                     clean = False
-            if seat.claimed != amount - seat_rake:
-                clean = False
-            players[player].add(stake, amount)
+                players[seat.player].add(stake, amount)
+        except (ValueError, KeyError):
+            hand_scores(index, rnd, known)  # an unknown card or a short hand: raises, naming it
+            raise
+        if own_bits.bit_count() != 5 * n:
+            hand_scores(index, rnd, known)  # a card dealt twice: raises, naming it
         seat_rake = banker_seat.rake
         rake += seat_rake
         if banker_seat.claimed != banker_total - seat_rake or seat_rake > max(banker_total, 0):
@@ -101,9 +100,9 @@ def tally_rounds(
         t.banker_rounds += 1
         t.add(banker_stake, banker_total)
         if not clean:
-            deltas = settle(rnd, scores, mult, banker_ties)[0]
+            deltas = settle(rnd, hand_scores(index, rnd, known), mult, banker_ties)[0]
             issues.extend(claim_issues(index, rnd, deltas))
-        if due is not None and due != banker and any(s.player == due for s in seats):
+        if due is not None and due != banker and due in names:
             issues.append(wrong_banker_issue(index, banker, due))
         if succession:
             due = holder
