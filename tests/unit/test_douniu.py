@@ -11,7 +11,7 @@ from compliance.games import get_game
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER
 from compliance.games.douniu import GAME, ROUND_TYPE, DouniuRound
 from compliance.logs.records import Variant
-from tests.builders_douniu import round_of, seat, session_of
+from tests.builders_douniu import PLAYERS, round_of, seat, session_of
 
 BULL_5 = "SA H2 C3 D4 S5"
 BULL_7 = "S10 HJ CQ D9 S8"
@@ -195,6 +195,9 @@ def test_impossible_deals_raise_deal_error_naming_the_round(rnd, reason):
     with pytest.raises(DealError) as caught:
         replay([rnd])
     assert str(caught.value) == reason
+    with pytest.raises(DealError) as in_one_pass:  # what the audit runs
+        GAME.tally_session(session_of([rnd]), PLAYERS)
+    assert str(in_one_pass.value) == reason
 
 
 def test_seven_seats_are_impossible():
