@@ -89,7 +89,14 @@ class PlayerMetrics:
     banker_rounds: int
 
     def as_dict(self) -> dict[str, Decimal]:
-        return {name: getattr(self, name) for name in PLAYER_METRICS}
+        """The PLAYER_METRICS by name (spelled out: this runs once a player)."""
+        return {
+            "single_stake": self.single_stake,
+            "round_win_loss": self.round_win_loss,
+            "session_win_loss": self.session_win_loss,
+            "total_staked": self.total_staked,
+            "capital": self.capital,
+        }
 
 
 @dataclass(frozen=True, slots=True)
