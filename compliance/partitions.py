@@ -138,7 +138,8 @@ def _audit_partition_of(auditor: Auditor, store_url: str | None, task: Task):
     sessions = [item for item in items if not isinstance(item, Reject)]
     for item in sessions:
         add_session(totals, item)
-        item.encode_findings()
+        if with_findings:
+            item.encode_findings()
     store = _store(store_url)
     if store is None:
         return items, totals

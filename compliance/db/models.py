@@ -237,6 +237,16 @@ class FindingRow(Base):
     tier: Mapped[str | None] = mapped_column(String(32), index=True)
     jurisdiction: Mapped[str | None] = mapped_column(String(32))
     payload: Mapped[dict[str, Any]] = mapped_column()
+    line_id: Mapped[str | None] = mapped_column(String(16))
+
+
+class FindingLineRow(Base):
+    """一条线的文字: what a threshold finding says of its line (citation, penalties),
+    stored once and named by its content's hash; `findings.line_id` refers to it."""
+
+    __tablename__ = "finding_lines"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    payload: Mapped[dict[str, Any]] = mapped_column()
 
 
 class RejectRow(Base):

@@ -10,6 +10,7 @@ from sqlalchemy import Connection, and_, case, func, literal, or_, select
 from compliance.db import rulestore
 from compliance.db.models import (
     AuditRunRow,
+    FindingLineRow,
     FindingRow,
     JurisdictionRow,
     PlayerMetricsRow,
@@ -17,6 +18,7 @@ from compliance.db.models import (
     SessionRow,
     WindowFindingRow,
 )
+from compliance.domain.findings import rejoined
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.errors import ReportError
 from compliance.reporting.model import (
@@ -33,6 +35,7 @@ RUNS = AuditRunRow.__table__
 SESSIONS = SessionRow.__table__
 PLAYERS = PlayerMetricsRow.__table__
 FINDINGS = FindingRow.__table__
+LINES = FindingLineRow.__table__
 REJECTS = RejectRow.__table__
 WINDOWS = WindowFindingRow.__table__
 
@@ -125,9 +128,10 @@ def _findings(
     few window findings merged in from memory."""
     windows = sorted(_window_findings(conn, query, run_ids), key=lambda f: order_key(f.payload))
     statement = (
-        select(FINDINGS.c.payload, SESSIONS.c.day, SESSIONS.c.game, SESSIONS.c.room_id,
-               SESSIONS.c.owner_id, PLAYERS.c.name)
+        select(FINDINGS.c.payload, LINES.c.payload.label("line"), SESSIONS.c.day,
+               SESSIONS.c.game, SESSIONS.c.room_id, SESSIONS.c.owner_id, PLAYERS.c.name)
         .join(SESSIONS, _same_session(FINDINGS))
+        .outerjoin(LINES, LINES.c.id == FINDINGS.c.line_id)
         .outerjoin(PLAYERS, and_(_same_session(PLAYERS, FINDINGS),
                                  FINDINGS.c.subject == literal("player:") + PLAYERS.c.player_id))
         .where(*scope, *_finding_filter(query))
@@ -136,7 +140,8 @@ def _findings(
                   FINDINGS.c.id)
     )
     stored = (
-        FindingFact(r.payload, r.day, r.game, r.room_id, r.owner_id, r.name or "")
+        FindingFact(rejoined(r.payload, r.line), r.day, r.game, r.room_id, r.owner_id,
+                    r.name or "")
         for r in _stream(conn, statement)
     )
     yield from heapq.merge(stored, windows, key=lambda f: order_key(f.payload))

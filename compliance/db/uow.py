@@ -6,6 +6,7 @@ through SQLAlchemy Core (executemany), never an ORM add per row.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from typing import Any
@@ -18,15 +19,25 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from compliance.db import rulestore, windows
 from compliance.db.models import (
     AuditRunRow,
+    FindingLineRow,
     FindingRow,
     PlayerMetricsRow,
     RejectRow,
     SessionRow,
     WindowFindingRow,
+)
+from compliance.domain.findings import (
+    LINE_FIELDS,
+    ThresholdFinding,
+    json_text,
+    line_part,
+    own_part,
 )
 from compliance.domain.rules import RuleBook
 from compliance.logs.reader import Reject
@@ -35,6 +46,7 @@ from compliance.pipeline import AuditedSession
 SESSIONS = SessionRow.__table__
 PLAYERS = PlayerMetricsRow.__table__
 FINDINGS = FindingRow.__table__
+LINES = FindingLineRow.__table__
 REJECTS = RejectRow.__table__
 RUNS = AuditRunRow.__table__
 
@@ -45,6 +57,7 @@ class SqlUnitOfWork:
     def __init__(self, engine: Engine):
         self.engine = engine
         self.conn: Connection | None = None
+        self.lines = LineIds()
 
     def __enter__(self) -> SqlUnitOfWork:
         self.conn = self.engine.connect()
@@ -110,7 +123,24 @@ class SqlUnitOfWork:
         self._bulk(SESSIONS, SESSION_COLUMNS, [session_values(run_id, s) for s in latest], typed=True)
         money = float if self.conn.dialect.name == "sqlite" else _same
         self._bulk(PLAYERS, PLAYER_COLUMNS, [v for s in latest for v in player_values(s, money)])
-        self._bulk(FINDINGS, FINDING_COLUMNS, [v for s in latest for v in finding_values(run_id, s)])
+        findings = [v for s in latest for v in finding_values(run_id, s, self.lines)]
+        self._store_lines(self.lines.take_used())
+        self._bulk(FINDINGS, FINDING_COLUMNS, findings)
+
+    def _store_lines(self, lines: dict[str, dict[str, Any]]) -> None:
+        """The line texts these findings name, each stored once (workers may race to it)."""
+        if not lines:
+            return
+        rows = [{"id": key, "payload": payload} for key, payload in lines.items()]
+        dialect = self.conn.dialect.name
+        if dialect in ("sqlite", "postgresql"):
+            dialect_insert = sqlite_insert if dialect == "sqlite" else pg_insert
+            self.conn.execute(dialect_insert(LINES).on_conflict_do_nothing(index_elements=["id"]), rows)
+            return
+        known = set(self.conn.scalars(select(LINES.c.id).where(LINES.c.id.in_(list(lines)))))
+        fresh = [row for row in rows if row["id"] not in known]
+        if fresh:
+            self.conn.execute(insert(LINES), fresh)
 
     def _forget(self, sessions: list[AuditedSession]) -> None:
         """Delete what is stored of those of these sessions that were audited before."""
@@ -219,6 +249,7 @@ PLAYER_COLUMNS = (
 )
 FINDING_COLUMNS = (
     "run_id", "platform", "session_id", "kind", "subject", "tier", "jurisdiction", "payload",
+    "line_id",
 )
 
 
@@ -241,9 +272,38 @@ def player_values(s: AuditedSession, money=_same) -> list[tuple]:
     return rows
 
 
-def finding_values(run_id: int, s: AuditedSession) -> list[tuple]:
-    return [
-        (run_id, s.platform, s.session_id, f.kind, f.subject, getattr(f, "tier", None),
-         f.jurisdiction, text)
-        for f, text in zip(s.findings, s.encode_findings(), strict=True)
-    ]
+def finding_values(run_id: int, s: AuditedSession, lines: LineIds) -> list[tuple]:
+    """Finding rows; a threshold finding's line texts go to `finding_lines`, named by id."""
+    rows = []
+    for f in s.findings:
+        if isinstance(f, ThresholdFinding):
+            line, text = lines.id_for(line_part(f)), json_text(own_part(f))
+        else:
+            line, text = None, json_text(f)
+        rows.append((run_id, s.platform, s.session_id, f.kind, f.subject,
+                     getattr(f, "tier", None), f.jurisdiction, text, line))
+    return rows
+
+
+class LineIds:
+    """线的编号: a line's texts named by a hash of their JSON, and those a batch used."""
+
+    def __init__(self):
+        self._ids: dict[tuple, str] = {}
+        self._payloads: dict[str, dict[str, Any]] = {}
+        self._used: set[str] = set()
+
+    def id_for(self, values: tuple) -> str:
+        found = self._ids.get(values)
+        if found is None:
+            payload = dict(zip(LINE_FIELDS, values, strict=True))
+            found = hashlib.blake2b(json_text(payload).encode(), digest_size=8).hexdigest()
+            self._ids[values] = found
+            self._payloads[found] = payload
+        self._used.add(found)
+        return found
+
+    def take_used(self) -> dict[str, dict[str, Any]]:
+        used = {key: self._payloads[key] for key in self._used}
+        self._used.clear()
+        return used

@@ -103,6 +103,36 @@ class IndeterminateFinding(_Finding, kw_only=True, tag=INDETERMINATE):
 
 Finding = ThresholdFinding | IntegrityFinding | IndeterminateFinding
 
+# What a threshold finding says of its line rather than of its player: the same
+# long texts for every player the line fits, so storage keeps them once.
+LINE_FIELDS = (
+    "tier_label", "instrument", "citation", "article", "penalty", "statutory_penalty",
+    "statutory_citation", "dispute_note",
+)
+FIELD_ORDER = {name: i for i, name in enumerate(("kind", *ThresholdFinding.__struct_fields__))}
+
+
+def own_part(finding: ThresholdFinding) -> dict[str, Any]:
+    """A threshold finding without its line's texts (`LINE_FIELDS`); `rejoined` orders it."""
+    own = msgspec.structs.asdict(finding)
+    for name in LINE_FIELDS:
+        del own[name]
+    own["kind"] = THRESHOLD
+    return own
+
+
+def line_part(finding: ThresholdFinding) -> tuple:
+    """The values of its `LINE_FIELDS`, in order."""
+    return tuple(getattr(finding, name) for name in LINE_FIELDS)
+
+
+def rejoined(own: dict[str, Any], line: dict[str, Any] | None) -> dict[str, Any]:
+    """A stored finding whole again: its own part and its line's, in the fields' order."""
+    if not line:
+        return own
+    whole = {**own, **line}
+    return dict(sorted(whole.items(), key=lambda kv: FIELD_ORDER.get(kv[0], len(FIELD_ORDER))))
+
 
 def encode(finding: Finding) -> bytes:
     return _encoder.encode(finding)

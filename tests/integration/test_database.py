@@ -82,3 +82,26 @@ def test_rejects_are_stored_with_their_run(any_db_url):
     with engine.connect() as conn:
         rows = conn.execute(select(RejectRow.line, RejectRow.session_id).order_by(RejectRow.line)).all()
     assert [tuple(r) for r in rows] == [(2, "cut-1"), (3, "dup-card"), (4, "mystery-game")]
+
+
+def test_a_lines_texts_are_stored_once_and_every_threshold_finding_names_its_line(any_db_url):
+    from compliance.db.models import FindingLineRow
+
+    engine = make_engine(any_db_url)
+    ensure_schema(engine)
+    for _ in range(2):  # a re-audit finds its lines already stored
+        services.audit(SqlUnitOfWork(engine), [str(SAMPLES / "douniu.jsonl")],
+                       services.AuditOptions())
+    with engine.connect() as conn:
+        named = conn.execute(
+            select(FindingRow.line_id, FindingLineRow.id)
+            .outerjoin(FindingLineRow, FindingLineRow.id == FindingRow.line_id)
+            .where(FindingRow.kind == "threshold")
+        ).all()
+        others = conn.execute(
+            select(func.count()).select_from(FindingRow).where(FindingRow.kind != "threshold",
+                                                               FindingRow.line_id.is_not(None))
+        ).scalar_one()
+    assert named and all(line is not None and found == line for line, found in named)
+    assert count(engine, FindingLineRow) == len({line for line, _ in named}) < len(named)
+    assert others == 0

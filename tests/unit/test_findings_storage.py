@@ -1,0 +1,26 @@
+"""A threshold finding stored as its own part plus a shared line comes back whole."""
+
+from __future__ import annotations
+
+import msgspec
+
+from compliance.domain.classifier import Classifier
+from compliance.domain.findings import LINE_FIELDS, json_text, line_part, own_part, rejoined
+from compliance.domain.ruleset import Resolver
+from tests.builders import figures, session
+
+
+def test_a_finding_split_for_storage_and_rejoined_is_the_finding_field_for_field(rule_book):
+    (finding,) = Classifier(Resolver(rule_book)).classify(session(figures(stake=60)))
+    stored = msgspec.json.decode(json_text(own_part(finding)))
+    line = msgspec.json.decode(json_text(dict(zip(LINE_FIELDS, line_part(finding), strict=True))))
+    assert not set(LINE_FIELDS) & set(stored)
+    assert line["citation"] and line["statutory_penalty"]
+    whole = rejoined(stored, line)
+    assert list(whole) == list(finding.to_dict())
+    assert whole == finding.to_dict()
+
+
+def test_a_row_stored_whole_before_lines_existed_reads_as_it_was():
+    old = {"kind": "threshold", "tier": "administrative", "citation": "…"}
+    assert rejoined(old, None) is old
