@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 
 import pytest
@@ -69,3 +70,21 @@ def test_byte_ranges_cover_every_line_once_with_true_line_numbers(parts):
             if isinstance(i, Located)
         )
     assert pieces == whole
+
+
+@pytest.mark.parametrize("parts", [2, 5, 8, 16])
+def test_guided_ranges_cover_every_line_once_and_end_with_short_ranges(parts):
+    from compliance.partitions import guided_ranges
+
+    path = str(SAMPLES / "douniu.jsonl")
+    ranges = guided_ranges(path, parts)
+    whole = [(i.line, i.session.session_id) for i in read_sessions(path)]
+    pieces = [
+        (i.line, i.session.session_id)
+        for start, end in ranges for i in read_sessions(path, start, end)
+        if isinstance(i, Located)
+    ]
+    assert pieces == whole
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(ranges))
+    sizes = [end - start for start, end in ranges]
+    assert max(sizes[-2:]) < max(sizes[:2])
