@@ -44,13 +44,13 @@ def window_figures(
             for r in conn.execute(
                 select(*keys, func.count(func.distinct(P.c.player_id)))
                 .select_from(joined).where(where).group_by(*keys)
-            )
+            ).all()
         )
         places: dict[tuple, Counter] = defaultdict(Counter)
         for *key, place, n in conn.execute(
             select(*keys, S.c.jurisdiction, func.count()).where(where)
             .group_by(*keys, S.c.jurisdiction)
-        ):
+        ).all():
             if place:
                 places[tuple(key)][place] += n
         for *key, count, rake, capital, minors in sums:
@@ -66,7 +66,7 @@ def window_figures(
         select(P.c.platform, P.c.player_id, func.count(), func.sum(P.c.net), func.sum(P.c.capital),
                func.max(P.c.jurisdiction))
         .select_from(joined).where(in_window).group_by(P.c.platform, P.c.player_id)
-    ):
+    ).all():
         out.append(WindowFigures(
             kind="player", id=player, platform=platform, jurisdiction=place, start=start, end=end,
             sessions=count, capital=_money(capital), net=_money(net),
