@@ -72,12 +72,12 @@ def test_byte_ranges_cover_every_line_once_with_true_line_numbers(parts):
     assert pieces == whole
 
 
-@pytest.mark.parametrize("parts", [2, 5, 8, 16])
-def test_guided_ranges_cover_every_line_once_and_end_with_short_ranges(parts):
-    from compliance.partitions import guided_ranges
+@pytest.mark.parametrize("workers", [1, 2, 3, 8])
+def test_partition_ranges_cover_every_line_once_and_fall_in_size(workers):
+    from compliance.partitions import partition_ranges
 
     path = str(SAMPLES / "douniu.jsonl")
-    ranges = guided_ranges(path, parts)
+    ranges = partition_ranges(path, workers)
     whole = [(i.line, i.session.session_id) for i in read_sessions(path)]
     pieces = [
         (i.line, i.session.session_id)
@@ -87,4 +87,5 @@ def test_guided_ranges_cover_every_line_once_and_end_with_short_ranges(parts):
     assert pieces == whole
     assert all(a[1] == b[0] for a, b in itertools.pairwise(ranges))
     sizes = [end - start for start, end in ranges]
-    assert max(sizes[-2:]) < max(sizes[:2])
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[0] > sizes[-1]
