@@ -1,10 +1,10 @@
 """斗牛 in one pass: the replay and the tally together, the audit's hot path.
 
 `tally_rounds` adds to a SessionTally exactly what `tally(replay_rounds(...))`
-gives (a hypothesis test holds the two together), without a RoundResult, a
-dict or a function call per round: hand scores inline from the rank table,
-the deal checked by bit counts, and the slow checks of `douniu` (which name
-what is wrong) only when something is off.
+gives (a hypothesis test holds the two together), without a RoundResult or a
+dict per round: one loop over the seats with the banker scored first, hand
+scores inline from the rank table, the deal checked by bit counts, and the
+slow checks of `douniu` (which name what is wrong) only when something is off.
 """
 
 from __future__ import annotations
@@ -25,11 +25,7 @@ from compliance.games.douniu import (
 def tally_rounds(
     rounds: list[DouniuRound], known: set[str], options: DouniuOptions, summary: SessionTally
 ) -> None:
-    """The replay and the tally in one pass, with no per-round objects (the audit's hot path).
-
-    Adds to `summary` exactly what `tally(replay_rounds(...))` gives; a
-    property test holds the two together.
-    """
+    """Settle `rounds` in order and add each seat's stake and result to `summary`."""
     mult = options.multipliers
     banker_ties = options.equal_rank == "banker"
     succession = options.banker_succession == "niu_nine"
