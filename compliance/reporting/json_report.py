@@ -32,6 +32,7 @@ def as_dict(report: Report) -> dict[str, Any]:
         },
         "by_jurisdiction": {code: dict(c) for code, c in report.by_place.items()},
         "threshold_lines": [asdict(line) for line in report.lines],
+        "near_misses_total": sum(sum(bins) for bins in report.near_miss_bins.values()),
         "near_misses": [
             {k: f.get(k) for k in ("session_id", "subject", "jurisdiction", "tier", "next_tier",
                                    "margin_to_next", "margin_share")}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime
 
 import pytest
 
+from compliance.reporting.json_report import render_json
 from compliance.reporting.labels import Labels
 from compliance.reporting.model import (
     FindingFact,
@@ -153,3 +155,6 @@ def test_a_long_report_keeps_the_most_severe_to_show_and_exports_them_all(monkey
     assert len(report.near_misses) == 2
     assert sum(sum(bins) for bins in report.near_miss_bins.values()) == 40
     assert len(list(report.export())) == 41
+    answer = json.loads(render_json(report))
+    assert (answer["near_misses_total"], len(answer["near_misses"])) == (40, 2)
+    assert len(answer["findings"]) == 41
