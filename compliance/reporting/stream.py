@@ -60,10 +60,10 @@ class TableWriter:
         self.rows = 0
 
     def write(self, finding: Finding) -> None:
-        row = finding.to_dict()
-        if not self.show_all and row.get("tier") in HIDDEN_TIERS:
+        if not self.show_all and getattr(finding, "tier", None) in HIDDEN_TIERS:
             self.hidden += 1
             return
+        row = finding.to_dict()
         if self.rows == 0:
             self.out.write(f"{'KIND':<13} {'SESSION':<14} {'SUBJECT':<16} {'WHERE':<7} "
                            f"{'RESULT':<27} DETAIL\n")
