@@ -125,7 +125,7 @@ def _findings(
     conn: Connection, query: ReportQuery, scope: list, run_ids: list[int]
 ) -> Iterator[FindingFact]:
     """Every selected finding in report order (`model.order_key`, then as audited); the
-    few window findings merged in from memory."""
+    few window findings (no session: last in the key) merged in from memory."""
     windows = sorted(_window_findings(conn, query, run_ids), key=lambda f: order_key(f.payload))
     statement = (
         select(FINDINGS.c.payload, LINES.c.payload.label("line"), SESSIONS.c.day,

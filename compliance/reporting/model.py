@@ -178,9 +178,11 @@ def severity(finding: dict[str, Any]) -> float:
     return float(Tier.parse(finding["tier"]))
 
 
-def order_key(finding: dict[str, Any]) -> tuple[float, float]:
-    """Most severe first, then the larger figure; otherwise in the order audited."""
-    return (-severity(finding), -float(finding.get("value") or 0))
+def order_key(finding: dict[str, Any]) -> tuple[float, float, bool]:
+    """Most severe first, then the larger figure, then windows (organisers) before
+    sessions; otherwise in the order audited."""
+    return (-severity(finding), -float(finding.get("value") or 0),
+            finding.get("session_id") is not None)
 
 
 def enrich(fact: FindingFact) -> dict[str, Any]:
