@@ -86,7 +86,7 @@ def iter_lines(path: str, start: int = 0, end: int | None = None) -> Iterator[tu
             raise ValueError("gzip files are read whole")
         with gzip.open(path, "rb") as fh:
             for number, raw in enumerate(fh, 1):
-                if raw.strip():
+                if not raw.isspace():
                     yield number, raw
         return
     with open(path, "rb") as fh:
@@ -105,7 +105,7 @@ def iter_lines(path: str, start: int = 0, end: int | None = None) -> Iterator[tu
                 break
             number += 1
             pos += len(raw)
-            if raw.strip():
+            if not raw.isspace():
                 yield number, raw
 
 
