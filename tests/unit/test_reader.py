@@ -89,3 +89,10 @@ def test_partition_ranges_cover_every_line_once_and_fall_in_size(workers):
     sizes = [end - start for start, end in ranges]
     assert sizes == sorted(sizes, reverse=True)
     assert sizes[0] > sizes[-1]
+
+
+def test_blank_lines_are_skipped_and_still_counted(tmp_path):
+    lines = (SAMPLES / "douniu.jsonl").read_bytes().splitlines(keepends=True)[:2]
+    path = tmp_path / "gaps.jsonl"
+    path.write_bytes(b"\n" + lines[0] + b"  \t \n\n" + lines[1])
+    assert [i.line for i in read_sessions(str(path))] == [2, 5]
