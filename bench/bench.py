@@ -204,6 +204,11 @@ def main() -> None:
             pg = sorted(stage_store(path, 1, args.pg) for _ in range(args.runs))[args.runs // 2]
             results["end_to_end_postgresql"] = rounds / pg
             print(f"  {'end to end (PostgreSQL)':<22} {rounds / pg:>10,.0f} rounds/s  ({pg:.2f} s, COPY)")
+            if args.workers > 1:
+                pgw = median(stage_store(path, args.workers, args.pg) for _ in range(args.runs))
+                results["end_to_end_postgresql_parallel"] = rounds / pgw
+                print(f"  {f'PostgreSQL, {args.workers} workers':<22} {rounds / pgw:>10,.0f} rounds/s"
+                      f"  ({pgw:.2f} s, {pg / pgw:.2f}× its serial run)")
         floor = duckdb_floor(path)
         if floor is not None:
             results["duckdb_floor"] = rounds / floor
