@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -84,10 +85,14 @@ def iter_lines(path: str, start: int = 0, end: int | None = None) -> Iterator[tu
     if is_gzip(path):
         if start or end is not None:
             raise ValueError("gzip files are read whole")
+        number = 0
         with gzip.open(path, "rb") as fh:
-            for number, raw in enumerate(fh, 1):
-                if not raw.isspace():
-                    yield number, raw
+            try:
+                for number, raw in enumerate(fh, 1):
+                    if not raw.isspace():
+                        yield number, raw
+            except (OSError, EOFError, zlib.error) as exc:
+                raise UnreadableRest(number + 1, _gzip_reason(exc)) from None
         return
     with open(path, "rb") as fh:
         number = 0
@@ -109,6 +114,24 @@ def iter_lines(path: str, start: int = 0, end: int | None = None) -> Iterator[tu
                 yield number, raw
 
 
+class UnreadableRest(Exception):
+    """The file cannot be read on from this line (a corrupt or cut-off gzip stream)."""
+
+    def __init__(self, line: int, reason: str):
+        super().__init__(reason)
+        self.line, self.reason = line, reason
+
+
+def _gzip_reason(exc: Exception) -> str:
+    if isinstance(exc, EOFError):
+        what = "the gzip stream is cut off"
+    elif isinstance(exc, gzip.BadGzipFile) and "Not a gzipped file" in str(exc):
+        what = "not a gzip file"
+    else:
+        what = f"corrupt gzip data ({exc})"
+    return f"{what}: nothing from this line on can be read"
+
+
 def _count_lines(fh, upto: int) -> int:
     fh.seek(0)
     count = 0
@@ -125,12 +148,16 @@ def _count_lines(fh, upto: int) -> int:
 def read_sessions(
     path: str, start: int = 0, end: int | None = None
 ) -> Iterator[Located | Reject]:
-    """Every session of a file (or byte range), in order, or the reject it became."""
-    for number, raw in iter_lines(path, start, end):
-        try:
-            yield Located(path, number, decode_session(raw))
-        except DecodeError as exc:
-            yield Reject(path, number, guess_session_id(raw), str(exc))
+    """Every session of a file (or byte range), in order, or the reject it became;
+    where the rest of a file cannot be read, one reject says from which line."""
+    try:
+        for number, raw in iter_lines(path, start, end):
+            try:
+                yield Located(path, number, decode_session(raw))
+            except DecodeError as exc:
+                yield Reject(path, number, guess_session_id(raw), str(exc))
+    except UnreadableRest as exc:
+        yield Reject(path, exc.line, None, exc.reason)
 
 
 def split_ranges(path: str, parts: int) -> list[tuple[int, int | None]]:

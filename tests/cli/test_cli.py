@@ -70,6 +70,30 @@ def test_audit_turns_three_bad_lines_into_three_rejects_and_classifies_the_rest(
     assert "Traceback" not in result.output
 
 
+def test_a_cut_off_gzip_log_is_audited_up_to_the_cut_and_the_rest_is_one_stored_reject(
+    run, sqlite_url, tmp_path
+):
+    import gzip
+
+    from sqlalchemy import create_engine, text
+
+    packed = gzip.compress((SAMPLES / "douniu.jsonl").read_bytes() * 50)
+    log = tmp_path / "cut.jsonl.gz"
+    log.write_bytes(packed[: len(packed) // 2])
+    result = run("audit", str(log), "--format", "jsonl", "--window-days", "0")
+    assert result.exit_code == 0
+    *rejects, summary = result.stderr.splitlines()
+    (reject,) = rejects
+    line = int(reject.split(":")[2])
+    assert reject == (
+        f"reject: {log}:{line}: the gzip stream is cut off: nothing from this line on can be read"
+    )
+    assert summary.startswith(f"audited {line - 1} sessions, 1 rejected; ")
+    with create_engine(sqlite_url).connect() as conn:
+        stored = conn.execute(text("SELECT line, reason FROM rejects")).one()
+    assert stored == (line, "the gzip stream is cut off: nothing from this line on can be read")
+
+
 def _known_games() -> str:
     from compliance.games import game_codes
 

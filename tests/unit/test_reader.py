@@ -96,3 +96,27 @@ def test_blank_lines_are_skipped_and_still_counted(tmp_path):
     path = tmp_path / "gaps.jsonl"
     path.write_bytes(b"\n" + lines[0] + b"  \t \n\n" + lines[1])
     assert [i.line for i in read_sessions(str(path))] == [2, 5]
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (lambda packed: packed[: len(packed) // 2], "the gzip stream is cut off"),
+        (lambda packed: b"not gzip at all\n", "not a gzip file"),
+        (lambda packed: packed[:40] + bytes(b ^ 0x5A for b in packed[40:80]) + packed[80:],
+         "corrupt gzip data"),
+    ],
+    ids=["cut-off", "not-gzip", "corrupt"],
+)
+def test_an_unreadable_gzip_ends_in_one_reject_after_what_could_be_read(tmp_path, damage, reason):
+    plain = (SAMPLES / "douniu.jsonl").read_bytes() * 200
+    path = tmp_path / "broken.jsonl.gz"
+    path.write_bytes(damage(gzip.compress(plain)))
+    items = list(read_sessions(str(path)))
+    *sessions, last = items
+    assert all(isinstance(i, Located) for i in sessions)
+    assert [i.line for i in sessions] == list(range(1, len(sessions) + 1))
+    assert isinstance(last, Reject)
+    assert last.line == len(sessions) + 1
+    assert last.reason.startswith(reason)
+    assert last.reason.endswith("nothing from this line on can be read")
