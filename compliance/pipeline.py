@@ -27,6 +27,7 @@ from compliance.domain.metrics import (
 )
 from compliance.errors import LogError
 from compliance.games import get_game
+from compliance.games.base import SessionTally
 from compliance.logs.reader import Located, Reject, read_sessions
 
 
@@ -100,6 +101,7 @@ class Auditor:
         measured: dict[str, PlayerMetrics] = {}
         session_figures = None
         if s.point_value is not None:
+            _check_storable(summary, s.point_value)
             for p in s.players:
                 measured[p.id] = player_metrics(p.id, summary.players[p.id], s.point_value)
             session_figures = session_metrics(summary, list(measured.values()), s.point_value)
@@ -168,6 +170,19 @@ class Auditor:
             except Exception as exc:  # noqa: BLE001 - one bad session must not end a run
                 reason = f"internal error replaying it ({type(exc).__name__}: {exc}); please report"
                 yield Reject(item.file, item.line, item.session.session_id, reason)
+
+
+MAX_YUAN = 10**15  # the money columns hold less than 10^16 yuan
+
+
+def _check_storable(summary: SessionTally, point_value: Decimal) -> None:
+    """A session whose 场内赌资 reaches 10^15 yuan is no real game: a bet or base out of range."""
+    yuan = sum(t.staked + t.won for t in summary.players.values()) * point_value
+    if yuan >= MAX_YUAN:
+        raise LogError(
+            f"stakes beyond any real game: {yuan:.2e} yuan staked and won in the session "
+            "(at most 1e+15 is stored); look at bet and base"
+        )
 
 
 @contextmanager

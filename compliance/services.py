@@ -19,7 +19,7 @@ from compliance.domain.findings import Finding
 from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
 from compliance.domain.windows import judge_window
-from compliance.errors import ConfigError, LogError
+from compliance.errors import ConfigError, JurisdictionError, LogError
 from compliance.logs.reader import Reject
 from compliance.partitions import StoredSession, judge_in_parallel, judge_on_dask
 from compliance.pipeline import AuditedSession, Auditor, Totals, add_session, few_collections
@@ -122,6 +122,11 @@ def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
                 + (f"choose one of {', '.join(members)}" if members else "no such version group")
             )
     resolver = Resolver(book, options.classifier.versions)
+    if options.jurisdiction:
+        try:
+            resolver.lookup(options.jurisdiction)
+        except JurisdictionError as exc:
+            raise ConfigError(f"--jurisdiction: {exc} (a code, name or alias: 430000, hunan, 湖南)") from None
     return Auditor(
         classifier=Classifier(resolver, options.classifier),
         game_classes={code: g.game_class for code, g in book.game_types.items()},

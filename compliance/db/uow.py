@@ -40,6 +40,7 @@ from compliance.domain.findings import (
     own_part,
 )
 from compliance.domain.rules import RuleBook
+from compliance.errors import DatabaseError
 from compliance.logs.reader import Reject
 from compliance.pipeline import AuditedSession
 
@@ -186,9 +187,13 @@ class SqlUnitOfWork:
             self.conn.exec_driver_sql(f'INSERT INTO "{table.name}" ({names}) VALUES ({marks})', values)
         elif dialect.name == "postgresql":
             cursor = self.conn.connection.driver_connection.cursor()
-            with cursor.copy(f'COPY "{table.name}" ({names}) FROM STDIN') as copy:
-                for row in values:
-                    copy.write_row(row)
+            try:
+                with cursor.copy(f'COPY "{table.name}" ({names}) FROM STDIN') as copy:
+                    for row in values:
+                        copy.write_row(row)
+            except dialect.loaded_dbapi.Error as exc:  # the driver's own, not wrapped by Core
+                first = str(exc).strip().splitlines()[0]
+                raise DatabaseError(f"storing {table.name}: {first}") from None
         else:
             self.conn.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in values])
 

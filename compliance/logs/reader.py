@@ -17,10 +17,11 @@ from dataclasses import dataclass
 import msgspec
 
 from compliance.errors import DecodeError
-from compliance.logs.records import Session, SessionId
+from compliance.logs.records import ID_LENGTH, Session, SessionId
 
 _decoder = msgspec.json.Decoder(Session)
 _id_decoder = msgspec.json.Decoder(SessionId)
+MAX_POINT_VALUE = 100_000_000  # what the database's point_value column holds
 _ID_PATTERN = re.compile(rb'"session_id"\s*:\s*"([^"\\]{1,200})"')
 
 
@@ -62,18 +63,24 @@ def decode_session(raw: bytes) -> Session:
         raise DecodeError(f"malformed JSON: {exc}") from None
     if session.started_at.tzinfo is None:
         raise DecodeError("started_at has no time zone")
-    if session.point_value is not None and not session.point_value > 0:
-        raise DecodeError("point_value must be a positive number of yuan")
+    if session.point_value is not None and not 0 < session.point_value < MAX_POINT_VALUE:
+        raise DecodeError(
+            f"point_value must be a positive number of yuan below {MAX_POINT_VALUE:,}"
+        )
     return session
 
 
 def guess_session_id(raw: bytes) -> str | None:
-    """The session id of a line that failed to decode, if one can be seen."""
+    """The session id of a line that failed to decode, if one can be seen (cut to what
+    the rejects' column holds)."""
     try:
-        return _id_decoder.decode(raw).session_id
+        found = _id_decoder.decode(raw).session_id
     except (msgspec.DecodeError, msgspec.ValidationError):
         match = _ID_PATTERN.search(raw)
-        return match.group(1).decode("utf-8", "replace") if match else None
+        found = match.group(1).decode("utf-8", "replace") if match else None
+    if found is not None and len(found) > ID_LENGTH:
+        return found[: ID_LENGTH - 1] + "…"
+    return found
 
 
 def iter_lines(path: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, bytes]]:

@@ -94,6 +94,15 @@ def test_a_cut_off_gzip_log_is_audited_up_to_the_cut_and_the_rest_is_one_stored_
     assert stored == (line, "the gzip stream is cut off: nothing from this line on can be read")
 
 
+def test_an_unknown_jurisdiction_on_the_command_line_is_a_one_line_error(run):
+    result = run("audit", DOUNIU, "--jurisdiction", "atlantis")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: --jurisdiction: unknown jurisdiction 'atlantis' "
+        "(a code, name or alias: 430000, hunan, 湖南)\n",
+    )
+
+
 def _known_games() -> str:
     from compliance.games import game_codes
 

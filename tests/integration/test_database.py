@@ -84,6 +84,38 @@ def test_rejects_are_stored_with_their_run(any_db_url):
     assert [tuple(r) for r in rows] == [(2, "cut-1"), (3, "dup-card"), (4, "mystery-game")]
 
 
+def test_what_no_column_could_hold_is_a_reject_and_the_run_is_stored(any_db_url, tmp_path):
+    import json
+
+    good = json.loads((SAMPLES / "douniu.jsonl").read_text().splitlines()[0])
+    absurd = dict(good, session_id="absurd")
+    absurd["rounds"] = [dict(good["rounds"][0], base=10**15)]
+    long_id = dict(good, session_id="s" * 129)
+    long_player = dict(good, session_id="long-player")
+    long_player["players"] = [dict(good["players"][0], id="p" * 129), *good["players"][1:]]
+    dear = dict(good, session_id="dear", point_value="100000000")
+    log = tmp_path / "edges.jsonl"
+    log.write_text("".join(json.dumps(s) + "\n" for s in (absurd, long_id, long_player, dear, good)))
+    engine = make_engine(any_db_url)
+    ensure_schema(engine)
+    summary = services.audit(SqlUnitOfWork(engine), [str(log)], services.AuditOptions())
+    assert (summary.sessions, summary.rejects) == (1, 4)
+    with engine.connect() as conn:
+        rejects = conn.execute(select(RejectRow.line, RejectRow.reason).order_by(RejectRow.line)).all()
+        stored = conn.execute(select(SessionRow.session_id)).scalars().all()
+    assert [(line, reason.split(":")[0]) for line, reason in rejects] == [
+        (1, "stakes beyond any real game"),
+        (2, "invalid session"),
+        (3, "invalid session"),
+        (4, "point_value must be a positive number of yuan below 100,000,000"),
+    ]
+    assert "length <= 128 - at `$.players[0].id`" in rejects[2][1]
+    assert stored == [good["session_id"]]
+    with engine.connect() as conn:
+        named = conn.execute(select(RejectRow.session_id).where(RejectRow.line == 2)).scalar_one()
+    assert named == "s" * 127 + "…"
+
+
 def test_a_lines_texts_are_stored_once_and_every_threshold_finding_names_its_line(any_db_url):
     from compliance.db.models import FindingLineRow
 
@@ -105,3 +137,17 @@ def test_a_lines_texts_are_stored_once_and_every_threshold_finding_names_its_lin
     assert named and all(line is not None and found == line for line, found in named)
     assert count(engine, FindingLineRow) == len({line for line, _ in named}) < len(named)
     assert others == 0
+
+
+def test_a_row_postgresql_refuses_in_a_copy_is_a_one_line_database_error(pg_engine):
+    import pytest
+
+    from compliance.db import uow as storage
+    from compliance.errors import DatabaseError
+
+    ensure_schema(pg_engine)
+    with SqlUnitOfWork(pg_engine) as uow, pytest.raises(DatabaseError) as raised:
+        uow._bulk(storage.SESSIONS, ("platform", "session_id"), [("p" * 65, "s")])
+    assert str(raised.value) == (
+        "storing sessions: value too long for type character varying(64)"
+    )
