@@ -268,6 +268,29 @@ def test_priors_without_the_needed_columns_are_a_one_line_error(run, tmp_path):
     assert result.stderr.startswith(f"Error: {priors}: needs columns platform, player_id, date")
 
 
+def test_priors_saved_by_a_spreadsheet_with_a_byte_order_mark_are_read(run, tmp_path):
+    priors = tmp_path / "priors.csv"
+    priors.write_bytes("platform,player_id,date\r\ndemo-platform,hn2,2025-06-01\r\n".encode("utf-8-sig"))
+    result = run("audit", DOUNIU, "--format", "jsonl", "--priors", str(priors))
+    assert result.exit_code == 0
+    assert "(prior 2025-06-01; 第二十二条（四）)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        (b"platform,player_id,date\nsim,u1\n", ":2: bad date ''"),
+        (b"platform,player_id,date\nsim,u1,\xff\xfe\n", ": not UTF-8 text (save it as UTF-8 CSV)"),
+    ],
+    ids=["short-row", "not-utf8"],
+)
+def test_unreadable_priors_are_a_one_line_error_naming_the_file(run, tmp_path, content, error):
+    priors = tmp_path / "priors.csv"
+    priors.write_bytes(content)
+    result = run("audit", DOUNIU, "--priors", str(priors))
+    assert (result.exit_code, result.stderr) == (1, f"Error: {priors}{error}\n")
+
+
 def test_an_unknown_rule_version_is_a_one_line_error(run):
     result = run("audit", DOUNIU, "--rule-version", "sh-discretion=nope")
     assert result.exit_code == 1
