@@ -15,6 +15,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from compliance import __version__
 from compliance.errors import ComplianceError
 
+DEBUG_VAR = "COMPLIANCE_DEBUG"
+
 
 class Root(click.Group):
     """Turns our errors into one-line messages; no traceback reaches a user."""
@@ -31,6 +33,15 @@ class Root(click.Group):
             raise
         except (OSError, UnicodeError) as exc:
             raise click.ClickException(str(exc)) from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:
+            if os.environ.get(DEBUG_VAR):
+                raise
+            raise click.ClickException(
+                f"internal error ({type(exc).__name__}: {exc}); please report it "
+                f"with the command that gave it ({DEBUG_VAR}=1 shows where)"
+            ) from None
 
 
 @click.group(cls=Root, context_settings={"help_option_names": ["-h", "--help"]})

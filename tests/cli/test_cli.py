@@ -103,6 +103,21 @@ def test_an_unknown_jurisdiction_on_the_command_line_is_a_one_line_error(run):
     )
 
 
+def test_an_unexpected_failure_is_one_line_asking_for_a_report(run, monkeypatch):
+    from compliance import services
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(services, "audit", broken)
+    result = run("audit", DOUNIU)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: internal error (ZeroDivisionError: division by zero); please report it "
+        "with the command that gave it (COMPLIANCE_DEBUG=1 shows where)\n",
+    )
+
+
 def _known_games() -> str:
     from compliance.games import game_codes
 
