@@ -140,6 +140,28 @@ def sqlite_alone(audited: str, runs: int) -> float:
     return sorted(times)[len(times) // 2]
 
 
+def _settle_seconds(path: str) -> float:
+    start = time.perf_counter()
+    stage_settle(path)
+    return time.perf_counter() - start
+
+
+def machine_ceiling(path: str, workers: int, runs: int) -> float:
+    """How much more pure-Python work `workers` processes get done than one, on this
+    host now: the settle stage alone, then once in each of `workers` processes at
+    once. The audit's speed-up can come near this, not above it."""
+    from multiprocessing import get_context
+
+    ratios = []
+    with get_context("fork").Pool(workers) as pool:
+        for _ in range(runs):
+            one = _settle_seconds(path)
+            start = time.perf_counter()
+            pool.map(_settle_seconds, [path] * workers)
+            ratios.append(workers * one / (time.perf_counter() - start))
+    return median(ratios)
+
+
 def duckdb_floor(path: str) -> float | None:
     try:
         import duckdb
@@ -247,6 +269,9 @@ def main() -> None:
             results["speedup"] = median(ratios)
             print(f"  {f'end to end, {args.workers} workers':<22} {rounds / par:>10,.0f} rounds/s"
                   f"  ({par:.2f} s, {results['speedup']:.2f}× serial, median of paired runs)")
+            results["ceiling"] = machine_ceiling(path, args.workers, args.runs)
+            print(f"  {'the machine, now':<22} {args.workers} processes of pure Python do "
+                  f"{results['ceiling']:.2f}× the work of one (the settle stage, median)")
         if args.pg:
             pg = sorted(stage_store(path, 1, args.pg) for _ in range(args.runs))[args.runs // 2]
             results["end_to_end_postgresql"] = rounds / pg
