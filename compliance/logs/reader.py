@@ -102,9 +102,11 @@ def iter_lines(path: str, start: int = 0, end: int | None = None) -> Iterator[tu
                 raise UnreadableRest(number + 1, _gzip_reason(exc)) from None
         return
     with open(path, "rb") as fh:
+        marks = _line_marks(path, fh)
         number = 0
         if start:
-            number = _count_lines(fh, start - 1)
+            known = max((o for o in marks if o <= start - 1), default=0)
+            number = marks.get(known, 0) + _count_lines(fh, known, start - 1)
             fh.seek(start - 1)
             if fh.read(1) != b"\n":
                 fh.readline()
@@ -119,6 +121,7 @@ def iter_lines(path: str, start: int = 0, end: int | None = None) -> Iterator[tu
             pos += len(raw)
             if not raw.isspace():
                 yield number, raw
+        marks[pos] = number
 
 
 class UnreadableRest(Exception):
@@ -139,10 +142,31 @@ def _gzip_reason(exc: Exception) -> str:
     return f"{what}: nothing from this line on can be read"
 
 
-def _count_lines(fh, upto: int) -> int:
-    fh.seek(0)
+_MARKS: dict[tuple, dict[int, int]] = {}
+
+
+def _line_marks(path: str, fh) -> dict[int, int]:
+    """Byte offsets of line starts this process has read up to → lines before them.
+
+    A range's first line number is counted from the nearest mark before it,
+    not from the file's start: a process auditing ranges in order reads each
+    byte about once, where counting from the start read a large file's
+    beginning once per range.
+    """
+    stat = os.fstat(fh.fileno())
+    key = (path, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    if key not in _MARKS:
+        if len(_MARKS) >= 16:
+            _MARKS.clear()
+        _MARKS[key] = {}
+    return _MARKS[key]
+
+
+def _count_lines(fh, start: int, upto: int) -> int:
+    """Newlines in the bytes [start, upto)."""
+    fh.seek(start)
     count = 0
-    remaining = upto
+    remaining = upto - start
     while remaining > 0:
         chunk = fh.read(min(1 << 20, remaining))
         if not chunk:

@@ -72,6 +72,26 @@ def test_byte_ranges_cover_every_line_once_with_true_line_numbers(parts):
     assert pieces == whole
 
 
+@pytest.mark.parametrize("order", ["forward", "backward", "shuffled"])
+def test_line_numbers_hold_whatever_order_the_ranges_are_read_in(tmp_path, order):
+    import random
+
+    lines = (SAMPLES / "douniu.jsonl").read_bytes().splitlines(keepends=True)
+    path = tmp_path / "many.jsonl"
+    path.write_bytes(b"".join(lines * 30 + [b"\n"] + lines * 30))
+    whole = [(i.line, i.session.session_id) for i in read_sessions(str(path))]
+    ranges = split_ranges(str(path), 17)
+    if order == "backward":
+        ranges.reverse()
+    elif order == "shuffled":
+        random.Random(7).shuffle(ranges)
+    pieces = sorted(
+        (i.line, i.session.session_id)
+        for start, end in ranges for i in read_sessions(str(path), start, end)
+    )
+    assert pieces == whole
+
+
 @pytest.mark.parametrize("workers", [1, 2, 3, 8])
 def test_partition_ranges_cover_every_line_once_and_fall_in_size(workers):
     from compliance.partitions import partition_ranges
