@@ -59,6 +59,7 @@ class SqlUnitOfWork:
         self.engine = engine
         self.conn: Connection | None = None
         self.lines = LineIds()
+        self._run_files: tuple[int | None, dict[str, int]] = (None, {})
 
     def __enter__(self) -> SqlUnitOfWork:
         self.conn = self.engine.connect()
@@ -116,11 +117,22 @@ class SqlUnitOfWork:
         )
 
     def store_sessions(self, run_id: int, batch: list[AuditedSession]) -> None:
-        """Replace the stored results of these sessions with this run's."""
+        """Replace the stored results of these sessions with this run's.
+
+        A session id met twice in one run keeps its later line (in the run's
+        file order), as a serial run does, whichever worker stores first.
+        """
         if not batch:
             return
-        latest = list({s.key: s for s in batch}.values())
-        self._forget(latest)
+        place = self._placer(run_id)
+        by_key: dict[tuple[str, str], AuditedSession] = {}
+        for s in batch:
+            kept = by_key.get(s.key)
+            if kept is None or place(s.source_file, s.source_line) > place(kept.source_file, kept.source_line):
+                by_key[s.key] = s
+        latest = self._forget(run_id, list(by_key.values()), place)
+        if not latest:
+            return
         self._bulk(SESSIONS, SESSION_COLUMNS, [session_values(run_id, s) for s in latest], typed=True)
         money = float if self.conn.dialect.name == "sqlite" else _same
         self._bulk(PLAYERS, PLAYER_COLUMNS, [v for s in latest for v in player_values(s, money)])
@@ -143,23 +155,42 @@ class SqlUnitOfWork:
         if fresh:
             self.conn.execute(insert(LINES), fresh)
 
-    def _forget(self, sessions: list[AuditedSession]) -> None:
-        """Delete what is stored of those of these sessions that were audited before."""
-        by_platform: dict[str, list[str]] = {}
+    def _forget(self, run_id: int, sessions: list[AuditedSession], place) -> list[AuditedSession]:
+        """Delete what is stored of these sessions, unless this run stored a later line
+        of one; the sessions to store."""
+        by_platform: dict[str, dict[str, AuditedSession]] = {}
         for s in sessions:
-            by_platform.setdefault(s.platform, []).append(s.session_id)
-        for platform, ids in by_platform.items():
+            by_platform.setdefault(s.platform, {})[s.session_id] = s
+        for platform, batch in by_platform.items():
+            ids = list(batch)
             for i in range(0, len(ids), 500):
-                stored = list(self.conn.scalars(
-                    select(SESSIONS.c.session_id)
+                stored = self.conn.execute(
+                    select(SESSIONS.c.session_id, SESSIONS.c.run_id, SESSIONS.c.source_file,
+                           SESSIONS.c.source_line)
                     .where(SESSIONS.c.platform == platform, SESSIONS.c.session_id.in_(ids[i : i + 500]))
-                ))
-                if not stored:
+                ).all()
+                replaced = []
+                for sid, stored_run, file, line in stored:
+                    new = batch[sid]
+                    if stored_run == run_id and place(file, line) > place(new.source_file, new.source_line):
+                        del batch[sid]
+                    else:
+                        replaced.append(sid)
+                if not replaced:
                     continue
                 for table in (FINDINGS, PLAYERS, SESSIONS):
                     self.conn.execute(
-                        delete(table).where(table.c.platform == platform, table.c.session_id.in_(stored))
+                        delete(table).where(table.c.platform == platform, table.c.session_id.in_(replaced))
                     )
+        return [s for batch in by_platform.values() for s in batch.values()]
+
+    def _placer(self, run_id: int):
+        """(file, line) → where that line comes in the run's input, files in the run's order."""
+        if self._run_files[0] != run_id:
+            files = self.conn.scalar(select(RUNS.c.files).where(RUNS.c.id == run_id)) or []
+            self._run_files = (run_id, {path: i for i, path in enumerate(files)})
+        order = self._run_files[1]
+        return lambda file, line: (order.get(file, -1), line)
 
     def _bulk(self, table, columns: tuple[str, ...], values: list[tuple], typed: bool = False) -> None:
         """Rows in column order: COPY on PostgreSQL, the driver's executemany on SQLite

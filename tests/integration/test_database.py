@@ -151,3 +151,40 @@ def test_a_row_postgresql_refuses_in_a_copy_is_a_one_line_database_error(pg_engi
     assert str(raised.value) == (
         "storing sessions: value too long for type character varying(64)"
     )
+
+
+def test_a_session_met_twice_in_a_run_keeps_its_later_line_whatever_order_it_is_stored_in(
+    any_db_url, tmp_path
+):
+    import json
+
+    first, other = (json.loads(line) for line in (SAMPLES / "douniu.jsonl").read_text().splitlines()[:2])
+    again = dict(first, point_value="2")
+    log = tmp_path / "twice.jsonl"
+    log.write_text("".join(json.dumps(s) + "\n" for s in (first, other, again)))
+    engine = make_engine(any_db_url)
+    ensure_schema(engine)
+    services.seed_rules(SqlUnitOfWork(engine))
+    with SqlUnitOfWork(engine) as uow:
+        book = uow.load_rules()
+    earlier, _, later = services.make_auditor(book, services.AuditOptions()).audit_file(str(log))
+
+    def stored_line():
+        with engine.connect() as conn:
+            return conn.execute(
+                select(SessionRow.source_line, SessionRow.point_value)
+                .where(SessionRow.session_id == first["session_id"])
+            ).one()
+
+    for batches in ([[later], [earlier]], [[earlier], [later]], [[later, earlier]]):
+        with SqlUnitOfWork(engine) as uow:
+            run = uow.start_run([str(log)], None, {})
+            for batch in batches:
+                uow.store_sessions(run, batch)
+            uow.commit()
+        assert stored_line() == (3, 2)
+        assert count(engine, PlayerMetricsRow) == len(first["players"])
+    with SqlUnitOfWork(engine) as uow:
+        uow.store_sessions(uow.start_run([str(log)], None, {}), [earlier])
+        uow.commit()
+    assert stored_line() == (1, 1)
