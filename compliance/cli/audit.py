@@ -121,6 +121,11 @@ def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, wi
     try:
         summary = services.audit(SqlUnitOfWork(engine), list(files), options, on_finding,
                                  progress.tick)
+    except KeyboardInterrupt:
+        raise click.ClickException(
+            "interrupted: the sessions stored before the stop stay, in a run marked unfinished "
+            "(reports say so); audit the files again to complete them"
+        ) from None
     finally:
         progress.close()
     writer.close()

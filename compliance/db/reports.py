@@ -71,7 +71,8 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
             select(SESSIONS.c.run_id).where(*_session_scope(query, None)).distinct()
         ).scalars())
     runs = [
-        RunInfo(r.id, r.started_at, tuple(r.files or ()), r.sessions, r.rejects)
+        RunInfo(r.id, r.started_at, tuple(r.files or ()), r.sessions, r.rejects,
+                r.finished_at is not None)
         for r in conn.execute(select(RUNS).where(RUNS.c.id.in_(run_ids)).order_by(RUNS.c.id))
     ]
     rejects = conn.execute(

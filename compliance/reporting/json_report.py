@@ -23,7 +23,8 @@ def as_dict(report: Report) -> dict[str, Any]:
         "filters": report.query.describe(),
         "runs": [
             {"id": r.id, "started_at": r.started_at.isoformat() if r.started_at else None,
-             "files": list(r.files), "sessions": r.sessions, "rejects": r.rejects}
+             "files": list(r.files), "sessions": r.sessions, "rejects": r.rejects,
+             "finished": r.finished}
             for r in report.runs
         ],
         "summary": {

@@ -20,6 +20,11 @@ TEXT: dict[str, tuple[str, str]] = {
     "rejected": ("拒收行", "lines rejected"),
     "players": ("玩家", "players"),
     "runs": ("审计批次", "audit runs"),
+    "unfinished": (
+        "批次 {ids} 未完成（中断或出错）: 只含停止前已存的场次。",
+        "Run {ids} did not finish (interrupted or failed): it holds only the sessions stored "
+        "before it stopped.",
+    ),
     "filters": ("筛选条件", "filters"),
     "generated": ("生成时间", "generated"),
     "findings": ("结论", "findings"),

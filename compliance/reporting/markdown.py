@@ -18,7 +18,10 @@ def cell(value) -> str:
 
 def render_markdown(report: Report, lang: str = "zh") -> str:
     L = Labels(lang)
-    out = [f"# {L('title')}", "", f"> **{L('not_advice')}**", "", f"## {L('summary')}", ""]
+    out = [f"# {L('title')}", "", f"> **{L('not_advice')}**", ""]
+    if report.unfinished:
+        out += [f"> {L('unfinished', ids=report.unfinished)}", ""]
+    out += [f"## {L('summary')}", ""]
     out += [
         f"- {L('sessions')}: {report.sessions}",
         f"- {L('rejected')}: {report.rejects}",

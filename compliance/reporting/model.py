@@ -65,6 +65,7 @@ class RunInfo:
     files: tuple[str, ...]
     sessions: int
     rejects: int
+    finished: bool = True
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,11 @@ class Report:
     @property
     def total(self) -> int:
         return sum(self.kinds.values())
+
+    @property
+    def unfinished(self) -> str:
+        """The runs that stopped before their end, as "#3, #5", or ""."""
+        return ", ".join(f"#{r.id}" for r in self.runs if not r.finished)
 
 
 def severity(finding: dict[str, Any]) -> float:

@@ -118,6 +118,21 @@ def test_an_unexpected_failure_is_one_line_asking_for_a_report(run, monkeypatch)
     )
 
 
+def test_an_interrupted_audit_says_what_it_kept(run, monkeypatch):
+    from compliance import services
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(services, "audit", interrupted)
+    result = run("audit", DOUNIU)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: interrupted: the sessions stored before the stop stay, in a run marked "
+        "unfinished (reports say so); audit the files again to complete them\n",
+    )
+
+
 def _known_games() -> str:
     from compliance.games import game_codes
 

@@ -159,3 +159,33 @@ def test_a_filtered_report_reads_the_same_on_postgresql(pg_url, tmp_path, engine
     assert len(exported) == on_pg.total
     assert (on_pg.sessions, on_pg.players, len(on_pg.lines)) == (
         on_sqlite.sessions, on_sqlite.players, len(on_sqlite.lines))
+
+
+def test_a_run_stopped_part_way_keeps_what_it_stored_and_every_report_says_so(tmp_path):
+    from compliance import services
+    from compliance.db.engine import make_engine
+    from compliance.db.migrate import upgrade
+    from compliance.db.uow import SqlUnitOfWork
+    from compliance.reporting.markdown import render_markdown
+    from compliance.simulate import SimulationSpec, write_log
+
+    log = tmp_path / "sessions.jsonl"
+    write_log(SimulationSpec(games=("douniu",), sessions=30, seed=3), str(log))
+    engine = make_engine(f"sqlite:///{tmp_path / 'compliance.db'}")
+    upgrade(engine)
+    seen = []
+
+    def stop_in_the_third_batch(finding):
+        seen.append(finding.session_id)
+        if len(set(seen)) > 25:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        services.audit(SqlUnitOfWork(engine), [str(log)], services.AuditOptions(batch_size=10),
+                       stop_in_the_third_batch)
+    report = report_service.make_report(engine, ReportQuery())
+    assert (report.sessions, report.unfinished) == (20, "#1")
+    assert "> 批次 #1 未完成（中断或出错）: 只含停止前已存的场次。" in render_markdown(report, "zh")
+    assert 'id="unfinished"' in render_html(report, "en", cjk_family=None)
+    assert [r["finished"] for r in json.loads(render_json(report))["runs"]] == [False]
+    engine.dispose()
