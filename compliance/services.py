@@ -35,6 +35,7 @@ class UnitOfWork(Protocol):
     def start_run(self, files: list[str], as_of: date | None, options: dict[str, Any]) -> int: ...
     def finish_run(self, run_id: int, sessions: int, rejects: int, summary: dict) -> None: ...
     def store_sessions(self, run_id: int, batch: list[AuditedSession]) -> None: ...
+    def stored_of_run(self, run_id: int) -> int: ...
     def store_rejects(self, run_id: int, rejects: Iterable[Reject]) -> None: ...
     def window_figures(self, platforms: set[str], start: date, end: date) -> list: ...
     def sessions_behind(self, figures) -> list[str]: ...
@@ -78,6 +79,7 @@ class AuditSummary:
     platforms: set[str] = field(default_factory=set)
     last_day: date | None = None
     windows: int = 0
+    repeated: int = 0
 
     def count(self, session) -> None:
         self.sessions += 1
@@ -110,6 +112,7 @@ class AuditSummary:
             "findings": dict(self.kinds),
             "tiers": dict(self.tiers),
             "integrity": dict(self.checks),
+            "repeated_sessions": self.repeated,
         }
 
 
@@ -194,6 +197,7 @@ def audit(
             if len(batch) >= options.batch_size:
                 _flush(uow, run_id, batch, rejects)
         _flush(uow, run_id, batch, rejects)
+        summary.repeated = summary.sessions - uow.stored_of_run(run_id)
         for finding in judge_windows(uow, book, options, summary):
             summary.count_finding(finding)
             on_finding(finding)

@@ -11,6 +11,7 @@ class FakeUnitOfWork:
         self.committed = False
         self.runs: list[dict] = []
         self.sessions: dict[tuple[str, str], object] = {}
+        self.session_runs: dict[tuple[str, str], int] = {}
         self.rejects: list = []
 
     def __enter__(self):
@@ -42,6 +43,10 @@ class FakeUnitOfWork:
     def store_sessions(self, run_id, batch):
         for s in batch:
             self.sessions[s.key] = s
+            self.session_runs[s.key] = run_id
+
+    def stored_of_run(self, run_id):
+        return sum(1 for run in self.session_runs.values() if run == run_id)
 
     def store_rejects(self, run_id, rejects):
         self.rejects.extend(rejects)

@@ -58,11 +58,18 @@ def summary_line(summary: services.AuditSummary, where: str) -> str:
     kinds = summary.kinds
     threshold = f"threshold {kinds.get('threshold', 0)}" + (f" ({tiers})" if tiers else "")
     return (
-        f"audited {plural(summary.sessions, 'session')}, {summary.rejects} rejected; "
+        f"audited {plural(summary.sessions, 'session')}{_repeated(summary.repeated)}, "
+        f"{summary.rejects} rejected; "
         f"findings: {threshold}, "
         f"integrity {kinds.get('integrity', 0)}, indeterminate {kinds.get('indeterminate', 0)}; "
         f"run {summary.run_id} stored in {where}"
     )
+
+
+def _repeated(n: int) -> str:
+    if not n:
+        return ""
+    return f" ({n} repeating an earlier session id of the run: the later line is kept)"
 
 
 @click.command()

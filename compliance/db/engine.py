@@ -27,7 +27,8 @@ def database_url(option: str | None = None) -> str:
 def make_engine(url: str) -> Engine:
     try:
         engine = create_engine(
-            url, json_serializer=json_text, json_deserializer=msgspec.json.decode
+            url, json_serializer=json_text, json_deserializer=msgspec.json.decode,
+            connect_args={"timeout": 60} if url.startswith("sqlite") else {},
         )
     except (SQLAlchemyError, ImportError, ValueError) as exc:
         raise DatabaseError(f"bad database URL {url!r}: {exc}") from None

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     delete,
+    func,
     insert,
     select,
     update,
@@ -44,6 +45,7 @@ from compliance.errors import DatabaseError
 from compliance.logs.reader import Reject
 from compliance.pipeline import AuditedSession
 
+STORE_LOCK = int.from_bytes(b"stor", "big") << 32  # PostgreSQL advisory lock key, plus the run
 SESSIONS = SessionRow.__table__
 PLAYERS = PlayerMetricsRow.__table__
 FINDINGS = FindingRow.__table__
@@ -130,15 +132,36 @@ class SqlUnitOfWork:
             kept = by_key.get(s.key)
             if kept is None or place(s.source_file, s.source_line) > place(kept.source_file, kept.source_line):
                 by_key[s.key] = s
-        latest = self._forget(run_id, list(by_key.values()), place)
+        money = float if self.conn.dialect.name == "sqlite" else _same
+        rows = {
+            key: (session_values(run_id, s), player_values(s, money),
+                  finding_values(run_id, s, self.lines))
+            for key, s in by_key.items()
+        }
+        self._hold_write_lock(run_id)
+        latest = [rows[s.key] for s in self._forget(run_id, list(by_key.values()), place)]
         if not latest:
             return
-        self._bulk(SESSIONS, SESSION_COLUMNS, [session_values(run_id, s) for s in latest], typed=True)
-        money = float if self.conn.dialect.name == "sqlite" else _same
-        self._bulk(PLAYERS, PLAYER_COLUMNS, [v for s in latest for v in player_values(s, money)])
-        findings = [v for s in latest for v in finding_values(run_id, s, self.lines)]
+        self._bulk(SESSIONS, SESSION_COLUMNS, [session for session, _, _ in latest], typed=True)
+        self._bulk(PLAYERS, PLAYER_COLUMNS, [v for _, players, _ in latest for v in players])
         self._store_lines(self.lines.take_used())
-        self._bulk(FINDINGS, FINDING_COLUMNS, findings)
+        self._bulk(FINDINGS, FINDING_COLUMNS, [v for _, _, findings in latest for v in findings])
+
+    def _hold_write_lock(self, run_id: int) -> None:
+        """Hold the write lock from here to the commit, so that what `_forget` reads is
+        what the inserts meet: a run's workers store one at a time."""
+        dialect = self.conn.dialect.name
+        if dialect == "sqlite":
+            if not self.conn.connection.driver_connection.in_transaction:
+                self.conn.exec_driver_sql("BEGIN IMMEDIATE")
+        elif dialect == "postgresql":
+            self.conn.execute(select(func.pg_advisory_xact_lock(STORE_LOCK + run_id)))
+
+    def stored_of_run(self, run_id: int) -> int:
+        """How many sessions this run holds (fewer than it audited where an id came twice)."""
+        return self.conn.execute(
+            select(func.count()).select_from(SESSIONS).where(SESSIONS.c.run_id == run_id)
+        ).scalar_one()
 
     def _store_lines(self, lines: dict[str, dict[str, Any]]) -> None:
         """The line texts these findings name, each stored once (workers may race to it)."""
@@ -255,8 +278,6 @@ class SqlUnitOfWork:
             self.conn.execute(insert(WindowFindingRow.__table__), rows)
 
     def count(self, table) -> int:
-        from sqlalchemy import func
-
         return self.conn.execute(select(func.count()).select_from(table)).scalar_one()
 
 

@@ -88,7 +88,10 @@ def test_a_cut_off_gzip_log_is_audited_up_to_the_cut_and_the_rest_is_one_stored_
     assert reject == (
         f"reject: {log}:{line}: the gzip stream is cut off: nothing from this line on can be read"
     )
-    assert summary.startswith(f"audited {line - 1} sessions, 1 rejected; ")
+    assert summary.startswith(
+        f"audited {line - 1} sessions ({line - 1 - 8} repeating an earlier session id of the run: "
+        "the later line is kept), 1 rejected; "
+    )
     with create_engine(sqlite_url).connect() as conn:
         stored = conn.execute(text("SELECT line, reason FROM rejects")).one()
     assert stored == (line, "the gzip stream is cut off: nothing from this line on can be read")
@@ -130,6 +133,20 @@ def test_an_interrupted_audit_says_what_it_kept(run, monkeypatch):
         1,
         "Error: interrupted: the sessions stored before the stop stay, in a run marked "
         "unfinished (reports say so); audit the files again to complete them\n",
+    )
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_session_id_met_twice_is_counted_and_its_later_line_kept(run, tmp_path, workers):
+    first, other = (SAMPLES / "douniu.jsonl").read_text().splitlines()[:2]
+    again = json.dumps(dict(json.loads(first), point_value="2"))
+    log = tmp_path / "twice.jsonl"
+    log.write_text("\n".join([first, other, again]) + "\n")
+    result = run("audit", str(log), "--workers", workers, "--window-days", "0")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith(
+        "audited 3 sessions (1 repeating an earlier session id of the run: the later line is "
+        "kept), 0 rejected; "
     )
 
 

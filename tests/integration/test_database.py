@@ -188,3 +188,47 @@ def test_a_session_met_twice_in_a_run_keeps_its_later_line_whatever_order_it_is_
         uow.store_sessions(uow.start_run([str(log)], None, {}), [earlier])
         uow.commit()
     assert stored_line() == (1, 1)
+
+
+def test_workers_storing_one_session_at_once_take_turns_and_keep_the_later_line(
+    any_db_url, tmp_path
+):
+    import json
+    import threading
+    import time
+
+    first, other = (json.loads(line) for line in (SAMPLES / "douniu.jsonl").read_text().splitlines()[:2])
+    log = tmp_path / "twice.jsonl"
+    log.write_text("".join(json.dumps(s) + "\n" for s in (first, other, dict(first, point_value="2"))))
+    engine = make_engine(any_db_url)
+    ensure_schema(engine)
+    services.seed_rules(SqlUnitOfWork(engine))
+    with SqlUnitOfWork(engine) as uow:
+        book = uow.load_rules()
+        run = uow.start_run([str(log)], None, {})
+        uow.commit()
+    earlier, _, later = services.make_auditor(book, services.AuditOptions()).audit_file(str(log))
+    failures = []
+
+    def second_worker():
+        try:
+            with SqlUnitOfWork(engine) as uow:
+                uow.store_sessions(run, [earlier])
+                uow.commit()
+        except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+            failures.append(exc)
+
+    with SqlUnitOfWork(engine) as first_worker:
+        first_worker.store_sessions(run, [later])
+        waiting = threading.Thread(target=second_worker)
+        waiting.start()
+        time.sleep(0.5)
+        assert waiting.is_alive(), "the second worker did not wait for the first's commit"
+        first_worker.commit()
+    waiting.join(30)
+    assert failures == []
+    with engine.connect() as conn:
+        stored = conn.execute(
+            select(SessionRow.source_line).where(SessionRow.session_id == first["session_id"])
+        ).scalars().all()
+    assert stored == [3]
