@@ -45,19 +45,22 @@ def load_book(root: Path = DATA_DIR, extra: Iterable[Path] = ()) -> RuleBook:
     book = RuleBook()
     games = root / "games.toml"
     if games.exists():
-        add_games(book, _read(games), games.name)
+        add_games(book, read_toml(games), games.name)
     for path in [*data_files(root), *extra]:
-        add_jurisdiction_file(book, _read(path), path.name)
+        add_jurisdiction_file(book, read_toml(path), path.name)
     check_references(book)
     return book
 
 
-def _read(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
+    """A rule file's TOML, or a RulesError naming the file."""
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise RulesError(f"{path}: {exc}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: not UTF-8 text") from None
 
 
 def _need(row: dict[str, Any], key: str, where: str):

@@ -6,7 +6,6 @@ the CLI parses options and calls one function here.
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -48,19 +47,11 @@ class RulesUnitOfWork(Protocol):
 
 # reading rules ----------------------------------------------------------------
 
-def _toml(path: Path) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise RulesError(f"{path}: {exc}") from None
-
-
 def read_files(paths: Iterable[Path]) -> RuleBook:
     """Rows of jurisdiction files (and games.toml) alone: a patch, not checked for references."""
     book = RuleBook()
     for path in paths:
-        doc = _toml(path)
+        doc = ruledata.read_toml(path)
         if "jurisdiction" in doc:
             ruledata.add_jurisdiction_file(book, doc, path.name)
         elif "game_class" in doc or "game_type" in doc:

@@ -95,7 +95,10 @@ def settle(file: str, game: str | None, preset: str | None, fmt: str) -> None:
 
     Example: compliance games settle data/samples/douniu.jsonl
     """
-    text = Path(file).read_text(encoding="utf-8").strip()
+    try:
+        text = Path(file).read_text(encoding="utf-8").strip()
+    except UnicodeDecodeError:
+        raise DecodeError(f"{file}: not UTF-8 text") from None
     if text.startswith("[") or (text.startswith("{") and '"format"' not in text.split("\n", 1)[0]):
         if not game:
             raise click.UsageError("a round record (or a list of them) needs --game")

@@ -150,6 +150,19 @@ def test_a_session_id_met_twice_is_counted_and_its_later_line_kept(run, tmp_path
     )
 
 
+@pytest.mark.parametrize(
+    "args",
+    [("rules", "import", "{f}", "--reason", "x"), ("rules", "check", "{f}"),
+     ("games", "settle", "{f}", "--game", "douniu")],
+    ids=["rules-import", "rules-check", "games-settle"],
+)
+def test_a_file_that_is_not_utf8_is_a_one_line_error_naming_it(run, tmp_path, args):
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes("name = 'café'".encode("latin-1"))
+    result = run(*(a.format(f=bad) for a in args))
+    assert (result.exit_code, result.stderr) == (1, f"Error: {bad}: not UTF-8 text\n")
+
+
 def _known_games() -> str:
     from compliance.games import game_codes
 
