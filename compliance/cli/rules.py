@@ -195,6 +195,8 @@ def diff_(old, new, jurisdiction, fmt, source, db_url) -> None:
     Example: compliance rules diff 2025-12-31 2026-01-01
     """
     dates = [_as_date(old), _as_date(new)]
+    if any(dates) and not all(dates):
+        raise click.UsageError("compare two dates, or two versions (db, a data/ folder, a file)")
     if all(dates):
         book = read_book(source, db_url)
         code = Resolver(book).lookup(jurisdiction).code if jurisdiction else None

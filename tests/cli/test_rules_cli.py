@@ -102,6 +102,14 @@ def test_diff_of_two_dates_shows_what_came_into_force(run):
     assert lines[-1] == "8 added, 1 removed, 0 changed"
 
 
+def test_diff_of_a_date_against_a_version_is_a_usage_error(run):
+    result = run("rules", "diff", "2025-12-31", "db")
+    assert result.exit_code == 2
+    assert result.stderr.endswith(
+        "Error: compare two dates, or two versions (db, a data/ folder, a file)\n"
+    )
+
+
 def test_diff_of_a_file_against_the_database_names_the_band_and_its_change(run, tmp_path):
     result = run("rules", "diff", "db", overlapping(tmp_path))
     assert (result.exit_code, result.stdout) == (0, (
