@@ -45,7 +45,7 @@ from compliance.errors import DatabaseError
 from compliance.logs.reader import Reject
 from compliance.pipeline import AuditedSession
 
-STORE_LOCK = int.from_bytes(b"stor", "big") << 32  # PostgreSQL advisory lock key, plus the run
+STORE_LOCK = int.from_bytes(b"compliance-store"[:8], "big") >> 1  # a PostgreSQL advisory lock key
 SESSIONS = SessionRow.__table__
 PLAYERS = PlayerMetricsRow.__table__
 FINDINGS = FindingRow.__table__
@@ -138,7 +138,7 @@ class SqlUnitOfWork:
                   finding_values(run_id, s, self.lines))
             for key, s in by_key.items()
         }
-        self._hold_write_lock(run_id)
+        self._hold_write_lock()
         latest = [rows[s.key] for s in self._forget(run_id, list(by_key.values()), place)]
         if not latest:
             return
@@ -147,15 +147,15 @@ class SqlUnitOfWork:
         self._store_lines(self.lines.take_used())
         self._bulk(FINDINGS, FINDING_COLUMNS, [v for _, _, findings in latest for v in findings])
 
-    def _hold_write_lock(self, run_id: int) -> None:
+    def _hold_write_lock(self) -> None:
         """Hold the write lock from here to the commit, so that what `_forget` reads is
-        what the inserts meet: a run's workers store one at a time."""
+        what the inserts meet: workers, and audits running at once, store one at a time."""
         dialect = self.conn.dialect.name
         if dialect == "sqlite":
             if not self.conn.connection.driver_connection.in_transaction:
                 self.conn.exec_driver_sql("BEGIN IMMEDIATE")
         elif dialect == "postgresql":
-            self.conn.execute(select(func.pg_advisory_xact_lock(STORE_LOCK + run_id)))
+            self.conn.execute(select(func.pg_advisory_xact_lock(STORE_LOCK)))
 
     def stored_of_run(self, run_id: int) -> int:
         """How many sessions this run holds (fewer than it audited where an id came twice)."""
