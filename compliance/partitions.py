@@ -19,9 +19,7 @@ from datetime import date
 from itertools import pairwise
 from typing import Any
 
-import msgspec
-
-from compliance.domain.findings import Finding
+from compliance.domain.findings import EncodedFinding
 from compliance.errors import ConfigError
 from compliance.logs.reader import Reject, is_gzip
 from compliance.pipeline import (
@@ -64,22 +62,21 @@ class StoredSession:
     platform: str
     session_id: str
     day: date
-    encoded: list[str]
+    encoded: list[bytes]
     meta: list[tuple[str, str | None, str | None]]
-    _findings: list[Finding] | None = None
+    _findings: list[EncodedFinding] | None = None
 
     @property
     def key(self) -> tuple[str, str]:
         return (self.platform, self.session_id)
 
     @property
-    def findings(self) -> list[Finding]:
+    def findings(self) -> list[EncodedFinding]:
+        """Each decoded only if more than its kind, tier or check is read."""
         if self._findings is None:
-            self._findings = [_finding_decoder.decode(text) for text in self.encoded]
+            self._findings = [EncodedFinding(text, *meta)
+                              for text, meta in zip(self.encoded, self.meta, strict=True)]
         return self._findings
-
-
-_finding_decoder = msgspec.json.Decoder(Finding)
 
 
 def partition_ranges(path: str, workers: int) -> list[tuple[int, int | None]]:

@@ -16,7 +16,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
-from compliance.domain.findings import Finding, ThresholdFinding, json_text
+from compliance.domain.findings import Finding, ThresholdFinding
 from compliance.domain.metrics import (
     PlayerMetrics,
     SessionMetrics,
@@ -61,17 +61,17 @@ class AuditedSession:
     source_file: str
     source_line: int
     findings: list[Finding] = field(default_factory=list)
-    encoded: list[str] | None = None
+    encoded: list[bytes] | None = None
     minors: int = 0
 
     @property
     def key(self) -> tuple[str, str]:
         return (self.platform, self.session_id)
 
-    def encode_findings(self) -> list[str]:
-        """The findings as JSON text, made once (in a worker, when there are workers)."""
+    def encode_findings(self) -> list[bytes]:
+        """The findings as JSON, made once (in a worker, when there are workers)."""
         if self.encoded is None:
-            self.encoded = [json_text(f) for f in self.findings]
+            self.encoded = [f.to_json() for f in self.findings]
         return self.encoded
 
 

@@ -141,3 +141,31 @@ def encode(finding: Finding) -> bytes:
 def json_text(value) -> str:
     """JSON text of a finding or any plain value; decimals as numbers."""
     return _encoder.encode(value).decode()
+
+
+_finding_decoder = msgspec.json.Decoder(Finding)
+
+
+class EncodedFinding:
+    """已编码的结论: a finding as a worker encoded it, decoded only when a field other
+    than its kind, tier or check is read, and written out as it came."""
+
+    __slots__ = ("_json", "_decoded", "kind", "tier", "check")
+
+    def __init__(self, json: bytes, kind: str, tier: str | None, check: str | None):
+        self._json, self._decoded = json, None
+        self.kind, self.tier, self.check = kind, tier, check
+
+    def to_json(self) -> bytes:
+        return self._json
+
+    def to_dict(self) -> dict[str, Any]:
+        return msgspec.json.decode(self._json)
+
+    def decoded(self) -> Finding:
+        if self._decoded is None:
+            self._decoded = _finding_decoder.decode(self._json)
+        return self._decoded
+
+    def __getattr__(self, name: str):
+        return getattr(self.decoded(), name)

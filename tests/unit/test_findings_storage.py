@@ -24,3 +24,16 @@ def test_a_finding_split_for_storage_and_rejoined_is_the_finding_field_for_field
 def test_a_row_stored_whole_before_lines_existed_reads_as_it_was():
     old = {"kind": "threshold", "tier": "administrative", "citation": "…"}
     assert rejoined(old, None) is old
+
+
+def test_a_finding_sent_back_encoded_reads_and_writes_as_the_finding(rule_book):
+    from compliance.domain.findings import EncodedFinding
+
+    (finding,) = Classifier(Resolver(rule_book)).classify(session(figures(stake=60)))
+    sent = EncodedFinding(finding.to_json(), finding.kind, finding.tier, None)
+    assert (sent.kind, sent.tier) == ("threshold", finding.tier)
+    assert sent.to_json() == finding.to_json()
+    assert sent.to_dict() == finding.to_dict()
+    assert sent._decoded is None
+    assert (sent.citation, sent.margin) == (finding.citation, finding.margin)
+    assert sent.decoded() == finding
