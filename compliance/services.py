@@ -37,7 +37,9 @@ class UnitOfWork(Protocol):
     def store_sessions(self, run_id: int, batch: list[AuditedSession]) -> None: ...
     def stored_of_run(self, run_id: int) -> int: ...
     def store_rejects(self, run_id: int, rejects: Iterable[Reject]) -> None: ...
-    def window_figures(self, platforms: set[str], start: date, end: date) -> list: ...
+    def window_figures(
+        self, platforms: set[str], start: date, end: date, run_id: int | None = None
+    ) -> list: ...
     def sessions_behind(self, figures) -> list[str]: ...
     def store_window_findings(self, run_id: int, findings: list) -> None: ...
 
@@ -232,14 +234,15 @@ def _judged(
 
 
 def judge_windows(uow: UnitOfWork, book: RuleBook, options: AuditOptions, summary: AuditSummary):
-    """Window findings for owners, platforms and players, from the stored sessions."""
+    """Window findings from the stored sessions, for the run's room owners, platforms and
+    players: those it did not meet keep the findings of the runs that did."""
     end = options.as_of or summary.last_day
     if end is None or not summary.platforms or options.window_days <= 0:
         return []
     start = end - timedelta(days=options.window_days - 1)
     classifier = make_auditor(book, options).classifier
     findings = []
-    for figures in uow.window_figures(summary.platforms, start, end):
+    for figures in uow.window_figures(summary.platforms, start, end, summary.run_id):
         finding = judge_window(classifier, figures)
         if finding is None:
             continue

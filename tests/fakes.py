@@ -51,7 +51,7 @@ class FakeUnitOfWork:
     def store_rejects(self, run_id, rejects):
         self.rejects.extend(rejects)
 
-    def window_figures(self, platforms, start, end):
+    def window_figures(self, platforms, start, end, run_id=None):
         return []
 
     def sessions_behind(self, figures):

@@ -260,8 +260,8 @@ class SqlUnitOfWork:
         if rows:
             self.conn.execute(insert(REJECTS), rows)
 
-    def window_figures(self, platforms: set[str], start: date, end: date):
-        return windows.window_figures(self.conn, platforms, start, end)
+    def window_figures(self, platforms: set[str], start: date, end: date, run_id: int | None = None):
+        return windows.window_figures(self.conn, platforms, start, end, run_id)
 
     def sessions_behind(self, figures) -> list[str]:
         return windows.sessions_behind(self.conn, figures)

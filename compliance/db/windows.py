@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from datetime import date
 from decimal import Decimal
 
-from sqlalchemy import Connection, and_, func, select
+from sqlalchemy import Connection, and_, func, select, tuple_
 
 from compliance.db.models import PlayerMetricsRow, SessionRow
 from compliance.domain.windows import SESSION_IDS_SHOWN, WindowFigures
@@ -26,14 +26,28 @@ def _money(value) -> Decimal:
 
 
 def window_figures(
-    conn: Connection, platforms: set[str], start: date, end: date
+    conn: Connection, platforms: set[str], start: date, end: date, run_id: int | None = None
 ) -> list[WindowFigures]:
-    """Owners', platforms' and players' sums over [start, end] on these platforms."""
+    """Owners', platforms' and players' sums over [start, end] on these platforms; with
+    `run_id`, only of the owners and players who have a session in that run."""
     in_window = and_(S.c.platform.in_(sorted(platforms)), S.c.day.between(start, end))
     joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
+    owners_of_run = players_of_run = True
+    if run_id is not None:
+        run = S.alias("run_sessions")
+        owners_of_run = tuple_(S.c.platform, S.c.owner_id).in_(
+            select(run.c.platform, run.c.owner_id).where(run.c.run_id == run_id)
+        )
+        players_of_run = tuple_(P.c.platform, P.c.player_id).in_(
+            select(P.c.platform, P.c.player_id)
+            .join(run, and_(P.c.platform == run.c.platform, P.c.session_id == run.c.session_id))
+            .where(run.c.run_id == run_id)
+        )
     out: list[WindowFigures] = []
     for kind, keys in (("owner", (S.c.platform, S.c.owner_id)), ("platform", (S.c.platform,))):
-        where = in_window if kind == "platform" else and_(in_window, S.c.owner_id.is_not(None))
+        where = in_window if kind == "platform" else and_(
+            in_window, S.c.owner_id.is_not(None), owners_of_run
+        )
         sums = conn.execute(
             select(*keys, func.count(), func.sum(S.c.rake), func.sum(S.c.scene_capital),
                    func.sum(S.c.minors))
@@ -65,7 +79,7 @@ def window_figures(
     for platform, player, count, net, capital, place in conn.execute(
         select(P.c.platform, P.c.player_id, func.count(), func.sum(P.c.net), func.sum(P.c.capital),
                func.max(P.c.jurisdiction))
-        .select_from(joined).where(in_window).group_by(P.c.platform, P.c.player_id)
+        .select_from(joined).where(in_window, players_of_run).group_by(P.c.platform, P.c.player_id)
     ).all():
         out.append(WindowFigures(
             kind="player", id=player, platform=platform, jurisdiction=place, start=start, end=end,

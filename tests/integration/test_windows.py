@@ -126,3 +126,25 @@ def test_organising_minors_is_an_aggravation_on_the_owners_window(any_db_url, tm
         "interp-2005-minors: 组织未成年人参与赌博，或者开设赌场吸引未成年人参与赌博的，从重处罚 "
         "(1 minor players in the window; 第五条)"
     ]
+
+
+def test_a_run_judges_the_windows_of_its_own_owners_and_players_over_every_stored_session(
+    any_db_url, tmp_path
+):
+    monday = [room(n, "ann", "2026-03-02", fee=600, basis="stakes", players=["x", "a1", "a2", "a3"])
+              for n in range(5)]
+    tuesday = [room(n, "bo", "2026-03-03", fee=600, basis="stakes", players=["x", "b1", "b2", "b3"])
+               for n in range(5, 9)]
+    _, first = audit(any_db_url, write(tmp_path / "monday.jsonl", monday))
+    run, second = audit(any_db_url, write(tmp_path / "tuesday.jsonl", tuesday))
+    assert {"owner:ann", "platform:p1"} <= set(by_subject(first))
+    judged = by_subject(second)
+    assert {"owner:bo", "platform:p1"} <= set(judged)
+    assert "owner:ann" not in judged
+    assert not {s for s in judged if s.startswith("player:") and s[7:] in ("a1", "a2", "a3")}
+    assert judged["platform:p1"].session_count == 9
+    assert judged["owner:bo"].session_count == 4
+    with SqlUnitOfWork(make_engine(any_db_url)) as uow:
+        figures = uow.window_figures({"p1"}, date(2026, 3, 1), date(2026, 3, 3), run.run_id)
+    players = {f.id: f.sessions for f in figures if f.kind == "player"}
+    assert players == {"x": 9, "b1": 4, "b2": 4, "b3": 4}
