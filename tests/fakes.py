@@ -45,6 +45,9 @@ class FakeUnitOfWork:
             self.sessions[s.key] = s
             self.session_runs[s.key] = run_id
 
+    def refresh_statistics(self):
+        pass
+
     def stored_of_run(self, run_id):
         return sum(1 for run in self.session_runs.values() if run == run_id)
 

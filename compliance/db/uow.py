@@ -157,6 +157,27 @@ class SqlUnitOfWork:
         elif dialect == "postgresql":
             self.conn.execute(select(func.pg_advisory_xact_lock(STORE_LOCK)))
 
+    def refresh_statistics(self) -> None:
+        """SQLite's planner statistics for the stored sessions, made again once the
+        tables have doubled: without them it reads a platform's every session to find
+        one player's (27 ms a window finding over 40,000 sessions, 0.2 ms with them).
+        PostgreSQL keeps its own (autovacuum)."""
+        if self.conn.dialect.name != "sqlite":
+            return
+        rows = self.conn.exec_driver_sql("SELECT max(rowid) FROM sessions").scalar() or 0
+        known = self.conn.exec_driver_sql(
+            "SELECT stat FROM sqlite_stat1 WHERE tbl = 'sessions' LIMIT 1"
+        ).scalar() if self._has_statistics() else None
+        if known is None or rows > 2 * int(known.split()[0]):
+            self.conn.exec_driver_sql("ANALYZE sessions")
+            self.conn.exec_driver_sql("ANALYZE player_metrics")
+            self.conn.exec_driver_sql("ANALYZE findings")
+
+    def _has_statistics(self) -> bool:
+        return self.conn.exec_driver_sql(
+            "SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'"
+        ).first() is not None
+
     def stored_of_run(self, run_id: int) -> int:
         """How many sessions this run holds (fewer than it audited where an id came twice)."""
         return self.conn.execute(

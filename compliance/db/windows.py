@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from datetime import date
 from decimal import Decimal
 
-from sqlalchemy import Connection, and_, func, select, tuple_
+from sqlalchemy import Connection, and_, case, func, select, tuple_
 
 from compliance.db.models import PlayerMetricsRow, SessionRow
 from compliance.domain.windows import SESSION_IDS_SHOWN, WindowFigures
@@ -29,30 +29,39 @@ def window_figures(
     conn: Connection, platforms: set[str], start: date, end: date, run_id: int | None = None
 ) -> list[WindowFigures]:
     """Owners', platforms' and players' sums over [start, end] on these platforms; with
-    `run_id`, only of the owners and players who have a session in that run."""
+    `run_id`, only of the owners and players with a session of that run in the window."""
     in_window = and_(S.c.platform.in_(sorted(platforms)), S.c.day.between(start, end))
     joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
     owners_of_run = players_of_run = True
-    if run_id is not None:
-        run = S.alias("run_sessions")
+    owners_having = players_having = None
+    if run_id is not None and _small_part(conn, in_window, run_id):
+        # the run is a small part of the window: look its owners' and players' rows up
+        run, run_players = S.alias("run_sessions"), P.alias("run_players")
+        of_run = and_(run.c.run_id == run_id, run.c.day.between(start, end))
         owners_of_run = tuple_(S.c.platform, S.c.owner_id).in_(
-            select(run.c.platform, run.c.owner_id).where(run.c.run_id == run_id)
+            select(run.c.platform, run.c.owner_id).where(of_run)
         )
         players_of_run = tuple_(P.c.platform, P.c.player_id).in_(
-            select(P.c.platform, P.c.player_id)
-            .join(run, and_(P.c.platform == run.c.platform, P.c.session_id == run.c.session_id))
-            .where(run.c.run_id == run_id)
+            select(run_players.c.platform, run_players.c.player_id)
+            .join(run, and_(run_players.c.platform == run.c.platform,
+                            run_players.c.session_id == run.c.session_id))
+            .where(of_run)
         )
+    elif run_id is not None:  # most of the window is the run's: read it once, keep the run's
+        owners_having = players_having = func.max(case((S.c.run_id == run_id, 1), else_=0)) == 1
     out: list[WindowFigures] = []
     for kind, keys in (("owner", (S.c.platform, S.c.owner_id)), ("platform", (S.c.platform,))):
         where = in_window if kind == "platform" else and_(
             in_window, S.c.owner_id.is_not(None), owners_of_run
         )
-        sums = conn.execute(
+        totals = (
             select(*keys, func.count(), func.sum(S.c.rake), func.sum(S.c.scene_capital),
                    func.sum(S.c.minors))
             .where(where).group_by(*keys)
-        ).all()
+        )
+        if kind == "owner" and owners_having is not None:
+            totals = totals.having(owners_having)
+        sums = conn.execute(totals).all()
         people = dict(
             (tuple(r[:-1]), r[-1])
             for r in conn.execute(
@@ -76,16 +85,27 @@ def window_figures(
                 sessions=count, capital=_money(capital), rake=_money(rake),
                 participants=people.get(key, 0), minors=int(minors or 0),
             ))
-    for platform, player, count, net, capital, place in conn.execute(
+    per_player = (
         select(P.c.platform, P.c.player_id, func.count(), func.sum(P.c.net), func.sum(P.c.capital),
                func.max(P.c.jurisdiction))
         .select_from(joined).where(in_window, players_of_run).group_by(P.c.platform, P.c.player_id)
-    ).all():
+    )
+    if players_having is not None:
+        per_player = per_player.having(players_having)
+    for platform, player, count, net, capital, place in conn.execute(per_player).all():
         out.append(WindowFigures(
             kind="player", id=player, platform=platform, jurisdiction=place, start=start, end=end,
             sessions=count, capital=_money(capital), net=_money(net),
         ))
     return out
+
+
+def _small_part(conn: Connection, in_window, run_id: int) -> bool:
+    """Whether the run holds under a quarter of the window's sessions: then its players'
+    rows are looked up one player at a time, else the window is read once."""
+    ran = conn.execute(select(func.count()).select_from(S).where(S.c.run_id == run_id)).scalar()
+    window = conn.execute(select(func.count()).select_from(S).where(in_window)).scalar()
+    return 4 * ran < window
 
 
 def sessions_behind(conn: Connection, w: WindowFigures) -> list[str]:

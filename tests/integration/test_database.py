@@ -232,3 +232,26 @@ def test_workers_storing_one_session_at_once_take_turns_and_keep_the_later_line(
             select(SessionRow.source_line).where(SessionRow.session_id == first["session_id"])
         ).scalars().all()
     assert stored == [3]
+
+
+def test_sqlite_keeps_planner_statistics_of_the_stored_sessions(sqlite_url, tmp_path):
+    from sqlalchemy import text
+
+    from compliance.simulate import SimulationSpec, write_log
+
+    engine = make_engine(sqlite_url)
+    ensure_schema(engine)
+
+    def audit_new(n, seed):
+        log = tmp_path / f"s{seed}.jsonl"
+        write_log(SimulationSpec(games=("douniu",), sessions=n, seed=seed), str(log))
+        services.audit(SqlUnitOfWork(engine), [str(log)], services.AuditOptions(window_days=0))
+        with engine.connect() as conn:
+            return conn.execute(
+                text("SELECT stat FROM sqlite_stat1 WHERE idx = 'ix_player_metrics_player'")
+            ).scalar()
+
+    first = audit_new(20, 1)
+    assert first.split()[0] == str(count(engine, PlayerMetricsRow))
+    assert audit_new(10, 2) == first
+    assert audit_new(30, 3).split()[0] == str(count(engine, PlayerMetricsRow))

@@ -6,6 +6,8 @@ import json
 from datetime import date
 from decimal import Decimal
 
+import pytest
+
 from compliance import services
 from compliance.db.engine import ensure_schema, make_engine
 from compliance.db.uow import SqlUnitOfWork
@@ -128,11 +130,12 @@ def test_organising_minors_is_an_aggravation_on_the_owners_window(any_db_url, tm
     ]
 
 
+@pytest.mark.parametrize("earlier", [5, 20], ids=["run-is-most-of-the-window", "run-is-a-small-part"])
 def test_a_run_judges_the_windows_of_its_own_owners_and_players_over_every_stored_session(
-    any_db_url, tmp_path
+    any_db_url, tmp_path, earlier
 ):
     monday = [room(n, "ann", "2026-03-02", fee=600, basis="stakes", players=["x", "a1", "a2", "a3"])
-              for n in range(5)]
+              for n in range(100, 100 + earlier)]
     tuesday = [room(n, "bo", "2026-03-03", fee=600, basis="stakes", players=["x", "b1", "b2", "b3"])
                for n in range(5, 9)]
     _, first = audit(any_db_url, write(tmp_path / "monday.jsonl", monday))
@@ -142,9 +145,9 @@ def test_a_run_judges_the_windows_of_its_own_owners_and_players_over_every_store
     assert {"owner:bo", "platform:p1"} <= set(judged)
     assert "owner:ann" not in judged
     assert not {s for s in judged if s.startswith("player:") and s[7:] in ("a1", "a2", "a3")}
-    assert judged["platform:p1"].session_count == 9
+    assert judged["platform:p1"].session_count == earlier + 4
     assert judged["owner:bo"].session_count == 4
     with SqlUnitOfWork(make_engine(any_db_url)) as uow:
         figures = uow.window_figures({"p1"}, date(2026, 3, 1), date(2026, 3, 3), run.run_id)
     players = {f.id: f.sessions for f in figures if f.kind == "player"}
-    assert players == {"x": 9, "b1": 4, "b2": 4, "b3": 4}
+    assert players == {"x": earlier + 4, "b1": 4, "b2": 4, "b3": 4}
