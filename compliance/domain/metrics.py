@@ -40,19 +40,7 @@ def tally(results: Iterable[RoundResult], player_ids: Iterable[str]) -> SessionT
             summary.issues.extend(result.issues)
         stakes = result.stakes
         for pid, delta in result.deltas.items():
-            t = players[pid]
-            stake = stakes.get(pid, 0)
-            t.rounds += 1
-            t.staked += stake
-            if stake > t.max_stake:
-                t.max_stake = stake
-            t.net += delta
-            if delta > 0:
-                t.won += delta
-                if delta > t.max_round_swing:
-                    t.max_round_swing = delta
-            elif -delta > t.max_round_swing:
-                t.max_round_swing = -delta
+            players[pid].add(stakes.get(pid, 0), delta)
         if len(stakes) > len(result.deltas):
             for pid, stake in stakes.items():
                 if pid not in result.deltas:
