@@ -41,8 +41,14 @@ TARGET_FLOOR_RATIO = 3.0
 
 
 def make_log(path: str, sessions: int, seed: int = 11) -> int:
-    spec = SimulationSpec(games=("douniu",), sessions=sessions, seed=seed, players=(6, 6),
-                          rounds=(10, 30), high_stakes=0.1)
+    spec = SimulationSpec(
+        games=("douniu",),
+        sessions=sessions,
+        seed=seed,
+        players=(6, 6),
+        rounds=(10, 30),
+        high_stakes=0.1,
+    )
     return write_log(spec, path).rounds
 
 
@@ -106,8 +112,10 @@ def sqlite_alone(audited: str, runs: int) -> float:
     same schema, pragmas and batches of sessions, commits and close; no Python builds
     a row. The least a stored run can cost on top of judging, in this design."""
     with sqlite3.connect(audited) as source:
-        rows = {t: source.execute(f'SELECT * FROM "{t}" ORDER BY rowid').fetchall()
-                for t in STORED_TABLES}
+        rows = {
+            t: source.execute(f'SELECT * FROM "{t}" ORDER BY rowid').fetchall()
+            for t in STORED_TABLES
+        }
     per_session = {t: len(rows[t]) / len(rows["sessions"]) for t in STORED_TABLES}
     batch = services.AuditOptions().batch_size
     times = []
@@ -123,14 +131,18 @@ def sqlite_alone(audited: str, runs: int) -> float:
                 )
             engine.dispose()
             db = sqlite3.connect(f"{tmp}/alone.db", isolation_level=None)
-            for pragma in ("foreign_keys=ON", "journal_mode=WAL", "synchronous=NORMAL",
-                           "wal_autocheckpoint=10000"):
+            for pragma in (
+                "foreign_keys=ON",
+                "journal_mode=WAL",
+                "synchronous=NORMAL",
+                "wal_autocheckpoint=10000",
+            ):
                 db.execute(f"PRAGMA {pragma}")
             start = time.perf_counter()
             for i in range(0, len(rows["sessions"]), batch):
                 db.execute("BEGIN")
                 for t in STORED_TABLES:
-                    chunk = rows[t][round(i * per_session[t]):round((i + batch) * per_session[t])]
+                    chunk = rows[t][round(i * per_session[t]) : round((i + batch) * per_session[t])]
                     if chunk:
                         marks = ", ".join("?" * len(chunk[0]))
                         db.executemany(f'INSERT INTO "{t}" VALUES ({marks})', chunk)
@@ -205,8 +217,13 @@ def peak_memory(sessions: int) -> float:
         "stage_store(p, 1);"
         "print(high_water())"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=Path(__file__).resolve().parent.parent, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        check=True,
+    )
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -230,8 +247,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
-    parser.add_argument("--pg", metavar="URL",
-                        help="also time end to end into this (emptied!) PostgreSQL database")
+    parser.add_argument(
+        "--pg", metavar="URL", help="also time end to end into this (emptied!) PostgreSQL database"
+    )
     args = parser.parse_args()
     book = ruledata.load_book()
     auditor = services.make_auditor(book, services.AuditOptions())
@@ -261,30 +279,42 @@ def main() -> None:
                 ratios.append(serials[-1] / pars[-1])
         serial = median(serials)
         results["end_to_end"] = rounds / serial
-        print(f"  {'end to end (SQLite)':<22} {rounds / serial:>10,.0f} rounds/s  ({serial:.2f} s, "
-              f"of which storing and the windows {serial - rounds / results['classify']:.2f} s)")
+        print(
+            f"  {'end to end (SQLite)':<22} {rounds / serial:>10,.0f} rounds/s  ({serial:.2f} s, "
+            f"of which storing and the windows {serial - rounds / results['classify']:.2f} s)"
+        )
         if args.workers > 1:
             par = median(pars)
             results["end_to_end_parallel"] = rounds / par
             results["speedup"] = median(ratios)
-            print(f"  {f'end to end, {args.workers} workers':<22} {rounds / par:>10,.0f} rounds/s"
-                  f"  ({par:.2f} s, {results['speedup']:.2f}× serial, median of paired runs)")
+            print(
+                f"  {f'end to end, {args.workers} workers':<22} {rounds / par:>10,.0f} rounds/s"
+                f"  ({par:.2f} s, {results['speedup']:.2f}× serial, median of paired runs)"
+            )
             results["ceiling"] = machine_ceiling(path, args.workers, args.runs)
-            print(f"  {'the machine, now':<22} {args.workers} processes of pure Python do "
-                  f"{results['ceiling']:.2f}× the work of one (the settle stage, median)")
+            print(
+                f"  {'the machine, now':<22} {args.workers} processes of pure Python do "
+                f"{results['ceiling']:.2f}× the work of one (the settle stage, median)"
+            )
         if args.pg:
             pg = sorted(stage_store(path, 1, args.pg) for _ in range(args.runs))[args.runs // 2]
             results["end_to_end_postgresql"] = rounds / pg
-            print(f"  {'end to end (PostgreSQL)':<22} {rounds / pg:>10,.0f} rounds/s  ({pg:.2f} s, COPY)")
+            print(
+                f"  {'end to end (PostgreSQL)':<22} {rounds / pg:>10,.0f} rounds/s  ({pg:.2f} s, COPY)"
+            )
             if args.workers > 1:
                 pgw = median(stage_store(path, args.workers, args.pg) for _ in range(args.runs))
                 results["end_to_end_postgresql_parallel"] = rounds / pgw
-                print(f"  {f'PostgreSQL, {args.workers} workers':<22} {rounds / pgw:>10,.0f} rounds/s"
-                      f"  ({pgw:.2f} s, {pg / pgw:.2f}× its serial run)")
+                print(
+                    f"  {f'PostgreSQL, {args.workers} workers':<22} {rounds / pgw:>10,.0f} rounds/s"
+                    f"  ({pgw:.2f} s, {pg / pgw:.2f}× its serial run)"
+                )
         alone = sqlite_alone(audited, args.runs)
         results["sqlite_alone"] = rounds / alone
-        print(f"  {'SQLite alone':<22} {rounds / alone:>10,.0f} rounds/s  ({alone:.2f} s: the audit's "
-              "rows, no Python building them)")
+        print(
+            f"  {'SQLite alone':<22} {rounds / alone:>10,.0f} rounds/s  ({alone:.2f} s: the audit's "
+            "rows, no Python building them)"
+        )
         floor = duckdb_floor(path)
         if floor is not None:
             judged = rounds / results["classify"]
@@ -292,13 +322,17 @@ def main() -> None:
             results["floor_ratio"] = serial / floor
             results["judged_floor_ratio"] = judged / floor
             results["least_stored_floor_ratio"] = (judged + alone) / floor
-            print(f"  {'DuckDB aggregates only':<22} {rounds / floor:>10,.0f} rounds/s  ({floor:.2f} s); "
-                  f"ours {serial / floor:.2f}× the floor stored, "
-                  f"{results['judged_floor_ratio']:.2f}× judged")
-            print(f"  judged + SQLite alone = {judged + alone:.2f} s, "
-                  f"{results['least_stored_floor_ratio']:.2f}× the floor and "
-                  f"{rounds / (judged + alone):,.0f} rounds/s: the best a stored one-core run "
-                  "could do with this judging and these rows")
+            print(
+                f"  {'DuckDB aggregates only':<22} {rounds / floor:>10,.0f} rounds/s  ({floor:.2f} s); "
+                f"ours {serial / floor:.2f}× the floor stored, "
+                f"{results['judged_floor_ratio']:.2f}× judged"
+            )
+            print(
+                f"  judged + SQLite alone = {judged + alone:.2f} s, "
+                f"{results['least_stored_floor_ratio']:.2f}× the floor and "
+                f"{rounds / (judged + alone):,.0f} rounds/s: the best a stored one-core run "
+                "could do with this judging and these rows"
+            )
     for n in args.sessions:
         mb = peak_memory(n)
         results[f"peak_mb_{n}"] = mb
@@ -307,12 +341,16 @@ def main() -> None:
         ("end to end, stored", results["end_to_end"], results.get("floor_ratio", 99)),
         ("judged, not stored", results["classify"], results.get("judged_floor_ratio", 99)),
     ):
-        print(f"target ≥ {TARGET_RATE:,} rounds/s, {label}: "
-              f"{'met' if rate >= TARGET_RATE else 'NOT met'}; "
-              f"≤ {TARGET_FLOOR_RATIO}× DuckDB: {'met' if ratio <= TARGET_FLOOR_RATIO else 'NOT met'}")
+        print(
+            f"target ≥ {TARGET_RATE:,} rounds/s, {label}: "
+            f"{'met' if rate >= TARGET_RATE else 'NOT met'}; "
+            f"≤ {TARGET_FLOOR_RATIO}× DuckDB: {'met' if ratio <= TARGET_FLOOR_RATIO else 'NOT met'}"
+        )
     if args.workers > 1:
-        print(f"target ≥ 1.6× on {args.workers} workers: "
-              f"{'met' if results.get('speedup', 0) >= 1.6 else 'NOT met'}")
+        print(
+            f"target ≥ 1.6× on {args.workers} workers: "
+            f"{'met' if results.get('speedup', 0) >= 1.6 else 'NOT met'}"
+        )
     if args.json:
         print(json.dumps(results))
 

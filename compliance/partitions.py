@@ -36,8 +36,13 @@ TAIL_BYTES = 2 << 20
 
 
 def judge_in_parallel(
-    auditor: Auditor, files: list[str], workers: int, totals: Totals,
-    run_id: int | None = None, store_url: str | None = None, with_findings: bool = True,
+    auditor: Auditor,
+    files: list[str],
+    workers: int,
+    totals: Totals,
+    run_id: int | None = None,
+    store_url: str | None = None,
+    with_findings: bool = True,
 ) -> Iterator[AuditedSession | StoredSession | Reject]:
     """Judged sessions and rejects of all partitions, in file order."""
     tasks = [
@@ -52,7 +57,6 @@ def judge_in_parallel(
         for items, partial in pool.map(_audit_partition, tasks):
             merge_totals(totals, partial)
             yield from items
-
 
 
 @dataclass(slots=True)
@@ -74,8 +78,10 @@ class StoredSession:
     def findings(self) -> list[EncodedFinding]:
         """Each decoded only if more than its kind, tier or check is read."""
         if self._findings is None:
-            self._findings = [EncodedFinding(text, *meta)
-                              for text, meta in zip(self.encoded, self.meta, strict=True)]
+            self._findings = [
+                EncodedFinding(text, *meta)
+                for text, meta in zip(self.encoded, self.meta, strict=True)
+            ]
         return self._findings
 
 
@@ -156,9 +162,13 @@ def _audit_partition_of(auditor: Auditor, store_url: str | None, task: Task):
         uow.store_sessions(run_id, sessions)
         uow.commit()
     return [
-        item if isinstance(item, Reject)
+        item
+        if isinstance(item, Reject)
         else StoredSession(
-            item.platform, item.session_id, item.day, item.encoded if with_findings else [],
+            item.platform,
+            item.session_id,
+            item.day,
+            item.encoded if with_findings else [],
             [(f.kind, getattr(f, "tier", None), getattr(f, "check", None)) for f in item.findings],
         )
         for item in items
@@ -166,8 +176,14 @@ def _audit_partition_of(auditor: Auditor, store_url: str | None, task: Task):
 
 
 def judge_on_dask(
-    address: str, auditor: Auditor, files: list[str], workers: int, totals: Totals,
-    run_id: int | None = None, store_url: str | None = None, with_findings: bool = True,
+    address: str,
+    auditor: Auditor,
+    files: list[str],
+    workers: int,
+    totals: Totals,
+    run_id: int | None = None,
+    store_url: str | None = None,
+    with_findings: bool = True,
 ) -> Iterator[AuditedSession | StoredSession | Reject]:
     """The same partitions on a Dask cluster: `address` of its scheduler, or `local`.
 
@@ -186,14 +202,17 @@ def judge_on_dask(
     cluster = None
     if address == "local":
         cluster = LocalCluster(
-            n_workers=max(workers, 1), threads_per_worker=1, processes=True,
+            n_workers=max(workers, 1),
+            threads_per_worker=1,
+            processes=True,
             dashboard_address=None,
         )
     try:
         with Client(cluster or address) as client:
             shared = client.scatter(auditor, broadcast=True)
-            futures = client.map(audit_partition, [shared] * len(tasks),
-                                 [store_url] * len(tasks), tasks, pure=False)
+            futures = client.map(
+                audit_partition, [shared] * len(tasks), [store_url] * len(tasks), tasks, pure=False
+            )
             for future in futures:
                 items, partial = future.result()
                 merge_totals(totals, partial)

@@ -119,8 +119,12 @@ class Auditor:
             jurisdiction=fallback,
             players=tuple(
                 PlayerFacts(
-                    p.id, p.jurisdiction, p.kin_group, p.metrics,
-                    public_servant=src.public_servant, minor=src.minor,
+                    p.id,
+                    p.jurisdiction,
+                    p.kin_group,
+                    p.metrics,
+                    public_servant=src.public_servant,
+                    minor=src.minor,
                     priors=self.priors.get((s.platform, p.id), ()),
                 )
                 for p, src in zip(players, s.players, strict=True)

@@ -35,8 +35,7 @@ def make_report(source, query: ReportQuery, run: int | str | None = "latest") ->
         query = replace(query, run=int(run) if run is not None else None)
         if query.jurisdiction:
             code = _resolve(conn, query.jurisdiction)
-            query = replace(query, jurisdiction=code,
-                            jurisdictions=reports.descendants(conn, code))
+            query = replace(query, jurisdiction=code, jurisdictions=reports.descendants(conn, code))
         return build(reports.fetch(conn, query), query, datetime.now(UTC))
 
 

@@ -251,8 +251,12 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
 
 def check_references(book: RuleBook) -> None:
     """Every band, penalty and exemption names an instrument that exists."""
-    for kind, rows in (("band", book.bands), ("penalty", book.penalties),
-                       ("exemption", book.exemptions), ("aggravation", book.aggravations)):
+    for kind, rows in (
+        ("band", book.bands),
+        ("penalty", book.penalties),
+        ("exemption", book.exemptions),
+        ("aggravation", book.aggravations),
+    ):
         for row in rows:
             if row.instrument not in book.instruments:
                 raise RulesError(f"{kind} {row.id}: unknown instrument {row.instrument!r}")

@@ -36,8 +36,9 @@ class RulesUnitOfWork(Protocol):
     def commit(self) -> None: ...
     def load_rules(self) -> RuleBook: ...
     def has_rules(self) -> bool: ...
-    def save_rules(self, book: RuleBook, actor: str | None = None,
-                   reason: str = "") -> dict[str, tuple[int, int]]: ...
+    def save_rules(
+        self, book: RuleBook, actor: str | None = None, reason: str = ""
+    ) -> dict[str, tuple[int, int]]: ...
     def verify_rules(self) -> Verdict: ...
     def rule_changes(self, limit: int | None = None) -> list[dict[str, Any]]: ...
     def stored_sessions(self) -> Iterable[tuple[dict[str, Any], list[dict[str, Any]]]]: ...
@@ -46,6 +47,7 @@ class RulesUnitOfWork(Protocol):
 
 
 # reading rules ----------------------------------------------------------------
+
 
 def read_files(paths: Iterable[Path]) -> RuleBook:
     """Rows of jurisdiction files (and games.toml) alone: a patch, not checked for references."""
@@ -111,6 +113,7 @@ def with_patch(base: RuleBook, paths: Iterable[Path]) -> RuleBook:
 
 # checking and comparing -------------------------------------------------------
 
+
 def check(book: RuleBook) -> list[Problem]:
     return check_book(book)
 
@@ -119,8 +122,11 @@ def diff_sources(
     uow: RulesUnitOfWork, old: str, new: str, jurisdiction: str | None = None
 ) -> list[Change]:
     """Two versions of the data: `db`, a data/ folder, or files (a file is laid over the other side)."""
-    full = {s: (stored_rules(uow) if s == DB else ruledata.load_book(Path(s)))
-            for s in (old, new) if s == DB or _is_full(Path(s))}
+    full = {
+        s: (stored_rules(uow) if s == DB else ruledata.load_book(Path(s)))
+        for s in (old, new)
+        if s == DB or _is_full(Path(s))
+    }
     if old in full and new in full:
         return diff_books(full[old], full[new], jurisdiction)
     if old in full:
@@ -134,12 +140,14 @@ def _is_full(path: Path) -> bool:
     return path.is_dir() and (path / "jurisdictions").is_dir()
 
 
-def diff_days(book: RuleBook, first: date, second: date,
-              jurisdiction: str | None = None) -> list[Change]:
+def diff_days(
+    book: RuleBook, first: date, second: date, jurisdiction: str | None = None
+) -> list[Change]:
     return diff_dates(book, first, second, jurisdiction)
 
 
 # import, export, trail --------------------------------------------------------
+
 
 @dataclass
 class ImportResult:
@@ -167,8 +175,10 @@ def import_files(
         ruledata.check_references(merged)
     except RulesError as exc:
         if not base.bands:
-            raise RulesError(f"{exc} (the database has no rules yet: import a whole data/ "
-                             "folder, or run `compliance db seed` first)") from None
+            raise RulesError(
+                f"{exc} (the database has no rules yet: import a whole data/ "
+                "folder, or run `compliance db seed` first)"
+            ) from None
         raise
     known = set(check_book(base))
     fresh = [p for p in check_book(merged) if p not in known]
@@ -196,6 +206,7 @@ def history(uow: RulesUnitOfWork, limit: int | None = None) -> list[dict[str, An
 
 
 # back-tests -------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class TierChange:
@@ -279,18 +290,25 @@ def whatif(
             before, after = tiers(now, facts, as_of), tiers(then, facts, as_of)
             for p in facts.players:
                 if before[p.id] != after[p.id]:
-                    result.changes.append(TierChange(
-                        facts.platform, facts.session_id, facts.day, p.id,
-                        _code(resolver, p.jurisdiction or facts.jurisdiction),
-                        before[p.id], after[p.id],
-                    ))
+                    result.changes.append(
+                        TierChange(
+                            facts.platform,
+                            facts.session_id,
+                            facts.day,
+                            p.id,
+                            _code(resolver, p.jurisdiction or facts.jurisdiction),
+                            before[p.id],
+                            after[p.id],
+                        )
+                    )
         if window_days > 0:
             _rejudge_windows(uow, now, then, result, as_of, window_days)
     return result
 
 
-def _rejudge_windows(uow, now: Classifier, then: Classifier, result: WhatIf,
-                     as_of: date | None, window_days: int) -> None:
+def _rejudge_windows(
+    uow, now: Classifier, then: Classifier, result: WhatIf, as_of: date | None, window_days: int
+) -> None:
     """The window findings an audit ends with (services.judge_windows), both ways."""
     platforms, last = uow.window_scope()
     end = as_of or last
@@ -304,10 +322,17 @@ def _rejudge_windows(uow, now: Classifier, then: Classifier, result: WhatIf,
         result.windows += 1
         was, becomes = (before.tier if before else "none"), (after.tier if after else "none")
         if was != becomes:
-            result.window_changes.append(WindowChange(
-                figures.platform, figures.subject, (after or before).jurisdiction, start, end,
-                was, becomes,
-            ))
+            result.window_changes.append(
+                WindowChange(
+                    figures.platform,
+                    figures.subject,
+                    (after or before).jurisdiction,
+                    start,
+                    end,
+                    was,
+                    becomes,
+                )
+            )
 
 
 def _code(resolver: Resolver, name: str | None) -> str | None:
@@ -326,7 +351,9 @@ def tiers(classifier: Classifier, facts: SessionFacts, as_of: date | None) -> di
 
 
 def session_facts(
-    session: dict[str, Any], players: list[dict[str, Any]], classes: dict[str, str],
+    session: dict[str, Any],
+    players: list[dict[str, Any]],
+    classes: dict[str, str],
     prizes: set[str] = frozenset(),
 ) -> SessionFacts:
     """A stored session rebuilt as the classifier sees it (sessions + player_metrics rows).
@@ -353,8 +380,12 @@ def session_facts(
         day=session["day"],
         jurisdiction=session["jurisdiction"],
         players=tuple(
-            PlayerFacts(id=p["player_id"], jurisdiction=p["jurisdiction"],
-                        kin_group=p["kin_group"], metrics=m)
+            PlayerFacts(
+                id=p["player_id"],
+                jurisdiction=p["jurisdiction"],
+                kin_group=p["kin_group"],
+                metrics=m,
+            )
             for p, m in zip(players, measured, strict=True)
         ),
         metrics=figures,
@@ -368,8 +399,13 @@ def _player_metrics(p: dict[str, Any]) -> PlayerMetrics | None:
     if p["single_stake"] is None:
         return None
     return PlayerMetrics(
-        player_id=p["player_id"], single_stake=p["single_stake"],
-        round_win_loss=p["round_win_loss"], session_win_loss=p["session_win_loss"],
-        net=p["net"], total_staked=p["total_staked"], capital=p["capital"],
-        rounds=p["rounds"], banker_rounds=p["banker_rounds"],
+        player_id=p["player_id"],
+        single_stake=p["single_stake"],
+        round_win_loss=p["round_win_loss"],
+        session_win_loss=p["session_win_loss"],
+        net=p["net"],
+        total_staked=p["total_staked"],
+        capital=p["capital"],
+        rounds=p["rounds"],
+        banker_rounds=p["banker_rounds"],
     )

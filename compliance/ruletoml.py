@@ -23,13 +23,24 @@ from compliance.domain.rules import Comparison, Condition, RuleBook
 SKIP = {"jurisdiction", "seq"}
 RENAME = {"condition": "when", "game_class": "class"}
 SECTIONS = (
-    ("instrument", "instruments"), ("band", "bands"), ("penalty", "penalties"),
-    ("exemption", "exemptions"), ("aggravation", "aggravations"), ("wage", "wages"),
+    ("instrument", "instruments"),
+    ("band", "bands"),
+    ("penalty", "penalties"),
+    ("exemption", "exemptions"),
+    ("aggravation", "aggravations"),
+    ("wage", "wages"),
     ("multiplier", "multipliers"),
 )
 BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
-           "\r": "\\r"}
+ESCAPES = {
+    "\\": "\\\\",
+    '"': '\\"',
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
 
 
 def string(text: str) -> str:
@@ -120,7 +131,9 @@ def _section(name: str, rows: Iterable[Any]) -> list[str]:
 
 
 def dumps_games(book: RuleBook) -> str:
-    lines = ["# Game classes and game types (docs/rules-data.md), exported by compliance rules export."]
+    lines = [
+        "# Game classes and game types (docs/rules-data.md), exported by compliance rules export."
+    ]
     lines += _section("game_class", book.game_classes.values())
     lines += _section("game_type", book.game_types.values())
     return "\n".join(lines) + "\n"
@@ -128,6 +141,7 @@ def dumps_games(book: RuleBook) -> str:
 
 def rows_by_file(book: RuleBook, code: str) -> dict[str, list[Any]]:
     """Each section's rows that belong in the file of jurisdiction `code`."""
+
     def home(row: Any) -> str | None:
         if hasattr(row, "city"):
             return row.city if row.city in book.jurisdictions else "000000"
@@ -149,8 +163,12 @@ def rows_by_file(book: RuleBook, code: str) -> dict[str, list[Any]]:
 
 def dumps_jurisdiction(book: RuleBook, code: str) -> str:
     j = book.jurisdictions[code]
-    lines = [f"# {j.name_zh} ({j.name_en}), exported by compliance rules export.", "",
-             "[jurisdiction]", *row_lines(j)]
+    lines = [
+        f"# {j.name_zh} ({j.name_en}), exported by compliance rules export.",
+        "",
+        "[jurisdiction]",
+        *row_lines(j),
+    ]
     for section, rows in rows_by_file(book, code).items():
         lines += _section(section, rows)
     return "\n".join(lines) + "\n"

@@ -91,8 +91,10 @@ class AuditSummary:
             self.last_day = session.day
         meta = getattr(session, "meta", None)
         if meta is None:
-            meta = [(f.kind, getattr(f, "tier", None), getattr(f, "check", None))
-                    for f in session.findings]
+            meta = [
+                (f.kind, getattr(f, "tier", None), getattr(f, "check", None))
+                for f in session.findings
+            ]
         for kind, tier, check in meta:
             self.tally(kind, tier, check)
 
@@ -132,7 +134,9 @@ def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
         try:
             resolver.lookup(options.jurisdiction)
         except JurisdictionError as exc:
-            raise ConfigError(f"--jurisdiction: {exc} (a code, name or alias: 430000, hunan, 湖南)") from None
+            raise ConfigError(
+                f"--jurisdiction: {exc} (a code, name or alias: 430000, hunan, 湖南)"
+            ) from None
     return Auditor(
         classifier=Classifier(resolver, options.classifier),
         game_classes={code: g.game_class for code, g in book.game_types.items()},
@@ -211,15 +215,26 @@ def audit(
 
 
 def _judged(
-    book: RuleBook, files: list[str], options: AuditOptions, totals: Totals,
-    run_id: int | None = None, store_url: str | None = None, with_findings: bool = True,
+    book: RuleBook,
+    files: list[str],
+    options: AuditOptions,
+    totals: Totals,
+    run_id: int | None = None,
+    store_url: str | None = None,
+    with_findings: bool = True,
 ):
     """Judged sessions and rejects in file order, serially or from a process pool
     (compliance.partitions); per-player totals are summed as they are judged."""
     auditor = make_auditor(book, options)
     if options.dask:
         yield from judge_on_dask(
-            options.dask, auditor, files, options.workers, totals, run_id, store_url,
+            options.dask,
+            auditor,
+            files,
+            options.workers,
+            totals,
+            run_id,
+            store_url,
             with_findings,
         )
         return

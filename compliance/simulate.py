@@ -85,9 +85,7 @@ def generate(spec: SimulationSpec) -> Iterator[tuple[bytes, list[tuple[str, int,
             "jurisdiction": rng.choice(spec.jurisdictions),
             "venue": "online",
             "owner": owner,
-            "players": [
-                {**p, "kin_group": kin} if kin else dict(p) for p in players
-            ],
+            "players": [{**p, "kin_group": kin} if kin else dict(p) for p in players],
             "rounds": made.rounds,
         }
         yield (
@@ -117,5 +115,3 @@ def write_log(spec: SimulationSpec, path: str) -> SimulatedLog:
             log.anomalies.extend(anomalies)
             log.rounds += rounds
     return log
-
-

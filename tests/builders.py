@@ -10,8 +10,12 @@ from compliance.domain.metrics import PlayerMetrics, SessionMetrics
 
 
 def figures(
-    pid: str = "p1", stake: float = 0, capital: float | None = None, win_loss: float = 0,
-    round_swing: float | None = None, banker_rounds: int = 0,
+    pid: str = "p1",
+    stake: float = 0,
+    capital: float | None = None,
+    win_loss: float = 0,
+    round_swing: float | None = None,
+    banker_rounds: int = 0,
 ) -> PlayerMetrics:
     """A player's figures in yuan; capital defaults to ten times the stake."""
     cap = Decimal(str(capital if capital is not None else stake * 10))
@@ -29,9 +33,14 @@ def figures(
 
 
 def session(
-    *players: PlayerMetrics, game: str = "douniu", game_class: str | None = "banker_card",
-    day: str = "2026-03-01", where: str | None = "430000", kin: str | None = None,
-    rake: int = 0, homes: dict[str, str] | None = None,
+    *players: PlayerMetrics,
+    game: str = "douniu",
+    game_class: str | None = "banker_card",
+    day: str = "2026-03-01",
+    where: str | None = "430000",
+    kin: str | None = None,
+    rake: int = 0,
+    homes: dict[str, str] | None = None,
 ) -> SessionFacts:
     """A session of these players; per-capita and scene figures follow from their capital."""
     players = players or (figures(),)
@@ -45,10 +54,15 @@ def session(
         rounds=10,
     )
     return SessionFacts(
-        platform="test", session_id="s1", game=game, game_class=game_class,
-        day=date.fromisoformat(day), jurisdiction=where,
+        platform="test",
+        session_id="s1",
+        game=game,
+        game_class=game_class,
+        day=date.fromisoformat(day),
+        jurisdiction=where,
         players=tuple(
             PlayerFacts(p.player_id, (homes or {}).get(p.player_id), kin, p) for p in players
         ),
-        metrics=metrics, rake=rake,
+        metrics=metrics,
+        rake=rake,
     )

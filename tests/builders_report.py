@@ -12,13 +12,14 @@ from compliance.db.uow import SqlUnitOfWork
 from compliance.simulate import SimulationSpec, write_log
 
 HOSTILE_NAME = "<script>alert(1)</script>"
-FORMULA_NAME = "=HYPERLINK(\"http://evil.example\",\"x\")"
+FORMULA_NAME = '=HYPERLINK("http://evil.example","x")'
 HOSTILE_ROOM = "<img src=x onerror=alert(2)>"
 GAMES = ("douniu", "chexuan", "yuhuan", "chihuoguo")
 
 
-def audited_database(folder: Path, sessions: int = 40, hostile: bool = False, seed: int = 7,
-                     url: str | None = None):
+def audited_database(
+    folder: Path, sessions: int = 40, hostile: bool = False, seed: int = 7, url: str | None = None
+):
     """An engine on a migrated database (a SQLite file in `folder` by default) holding one
     audit run of simulated sessions."""
     log = folder / "sessions.jsonl"

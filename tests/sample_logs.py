@@ -21,7 +21,12 @@ SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
 
 def douniu_rounds(
-    seed: int, players: list[str], n: int, base: int, grab: int, bets: list[int],
+    seed: int,
+    players: list[str],
+    n: int,
+    base: int,
+    grab: int,
+    bets: list[int],
     rake: int = 0,
 ) -> list[dict[str, Any]]:
     """Rounds dealt from seeded shuffles, banker by the 牛九 rule, claims as the rules pay."""
@@ -31,7 +36,12 @@ def douniu_rounds(
     for _ in range(n):
         deck = shuffled(STANDARD_52, rng)
         seats = [
-            {"player": p, "cards": deck[5 * i : 5 * i + 5], "bet": bets[i % len(bets)], "claimed": 0}
+            {
+                "player": p,
+                "cards": deck[5 * i : 5 * i + 5],
+                "bet": bets[i % len(bets)],
+                "claimed": 0,
+            }
             for i, p in enumerate(players)
         ]
         rnd = {"banker": banker, "base": base, "grab": grab, "seats": seats}
@@ -59,7 +69,10 @@ def _settle_last(rounds: list[dict[str, Any]], players: list[str], rake: int) ->
 
 
 def session_dict(
-    sid: str, game: str, players: list[str] | list[dict[str, Any]], rounds: list[dict[str, Any]],
+    sid: str,
+    game: str,
+    players: list[str] | list[dict[str, Any]],
+    rounds: list[dict[str, Any]],
     **header: Any,
 ) -> dict[str, Any]:
     people = [p if isinstance(p, dict) else {"id": p} for p in players]
@@ -98,44 +111,111 @@ def douniu_samples() -> list[dict[str, Any]]:
     tampered[2]["seats"][0]["claimed"] -= 30
     room = {"id": "owner-1", "room_fee": 10}
     return [
-        session_dict("hn-2026-03-01", "douniu", hunan, stake60, jurisdiction="430000",
-                     point_value=1, room_id="r-88", owner=room, venue="online"),
-        session_dict("hn-2025-12-31", "douniu", hunan, stake60, jurisdiction="hunan",
-                     point_value=1, room_id="r-88", owner=room, venue="online",
-                     started_at="2025-12-31T20:00:00+08:00"),
-        session_dict("hb-family", "douniu", family,
-                     douniu_rounds(2, _ids(family), 8, base=5, grab=1, bets=[1, 2]),
-                     jurisdiction="湖北", point_value=1, venue="private_home"),
-        session_dict("hb-high", "douniu", hubei,
-                     douniu_rounds(3, _ids(hubei), 20, base=20, grab=2, bets=[1, 2, 3]),
-                     jurisdiction="hubei", point_value=1, venue="online"),
-        session_dict("sd-teahouse", "douniu", shunde,
-                     douniu_rounds(4, _ids(shunde), 6, base=1, grab=1, bets=[1, 2]),
-                     jurisdiction="440606", point_value=1, venue="public_place",
-                     started_at="2016-02-03T20:00:00+08:00"),
-        session_dict("hn-tampered", "douniu", hunan, tampered, jurisdiction="430000",
-                     point_value=1, room_id="r-89", venue="online"),
-        session_dict("mixed-room", "douniu", mixed,
-                     douniu_rounds(6, _ids(mixed), 10, base=10, grab=1, bets=[1, 2, 3], rake=2),
-                     point_value="0.5", room_id="r-90", owner={"id": "owner-2"}, venue="online"),
-        session_dict("no-point-value", "douniu", hunan,
-                     douniu_rounds(7, _ids(hunan), 3, base=10, grab=1, bets=[1]),
-                     jurisdiction="430000", venue="online"),
+        session_dict(
+            "hn-2026-03-01",
+            "douniu",
+            hunan,
+            stake60,
+            jurisdiction="430000",
+            point_value=1,
+            room_id="r-88",
+            owner=room,
+            venue="online",
+        ),
+        session_dict(
+            "hn-2025-12-31",
+            "douniu",
+            hunan,
+            stake60,
+            jurisdiction="hunan",
+            point_value=1,
+            room_id="r-88",
+            owner=room,
+            venue="online",
+            started_at="2025-12-31T20:00:00+08:00",
+        ),
+        session_dict(
+            "hb-family",
+            "douniu",
+            family,
+            douniu_rounds(2, _ids(family), 8, base=5, grab=1, bets=[1, 2]),
+            jurisdiction="湖北",
+            point_value=1,
+            venue="private_home",
+        ),
+        session_dict(
+            "hb-high",
+            "douniu",
+            hubei,
+            douniu_rounds(3, _ids(hubei), 20, base=20, grab=2, bets=[1, 2, 3]),
+            jurisdiction="hubei",
+            point_value=1,
+            venue="online",
+        ),
+        session_dict(
+            "sd-teahouse",
+            "douniu",
+            shunde,
+            douniu_rounds(4, _ids(shunde), 6, base=1, grab=1, bets=[1, 2]),
+            jurisdiction="440606",
+            point_value=1,
+            venue="public_place",
+            started_at="2016-02-03T20:00:00+08:00",
+        ),
+        session_dict(
+            "hn-tampered",
+            "douniu",
+            hunan,
+            tampered,
+            jurisdiction="430000",
+            point_value=1,
+            room_id="r-89",
+            venue="online",
+        ),
+        session_dict(
+            "mixed-room",
+            "douniu",
+            mixed,
+            douniu_rounds(6, _ids(mixed), 10, base=10, grab=1, bets=[1, 2, 3], rake=2),
+            point_value="0.5",
+            room_id="r-90",
+            owner={"id": "owner-2"},
+            venue="online",
+        ),
+        session_dict(
+            "no-point-value",
+            "douniu",
+            hunan,
+            douniu_rounds(7, _ids(hunan), 3, base=10, grab=1, bets=[1]),
+            jurisdiction="430000",
+            venue="online",
+        ),
     ]
 
 
 def bad_lines() -> list[str]:
     """One good session and three lines that must become rejects."""
     players = [f"b{i}" for i in range(1, 4)]
-    good = session_dict("good-1", "douniu", players,
-                        douniu_rounds(8, players, 2, base=10, grab=1, bets=[1]),
-                        jurisdiction="430000", point_value=1)
-    dup = session_dict("dup-card", "douniu", players,
-                       douniu_rounds(9, players, 2, base=10, grab=1, bets=[1]),
-                       jurisdiction="430000", point_value=1)
+    good = session_dict(
+        "good-1",
+        "douniu",
+        players,
+        douniu_rounds(8, players, 2, base=10, grab=1, bets=[1]),
+        jurisdiction="430000",
+        point_value=1,
+    )
+    dup = session_dict(
+        "dup-card",
+        "douniu",
+        players,
+        douniu_rounds(9, players, 2, base=10, grab=1, bets=[1]),
+        jurisdiction="430000",
+        point_value=1,
+    )
     dup["rounds"][1]["seats"][1]["cards"][0] = dup["rounds"][1]["seats"][0]["cards"][0]
-    unknown = session_dict("mystery-game", "zhajinhua", players, [], jurisdiction="430000",
-                           point_value=1)
+    unknown = session_dict(
+        "mystery-game", "zhajinhua", players, [], jurisdiction="430000", point_value=1
+    )
     truncated = json.dumps(good, ensure_ascii=False)[:150].replace("good-1", "cut-1")
     return [
         json.dumps(good, ensure_ascii=False),

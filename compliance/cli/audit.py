@@ -42,7 +42,9 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         group, sep, instrument = pair.partition("=")
         if not sep or not group or not instrument:
-            raise click.BadParameter(f"{pair!r} is not GROUP=INSTRUMENT", param_hint="--rule-version")
+            raise click.BadParameter(
+                f"{pair!r} is not GROUP=INSTRUMENT", param_hint="--rule-version"
+            )
         out[group] = instrument
     return out
 
@@ -74,31 +76,95 @@ def _repeated(n: int) -> str:
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("--jurisdiction", help="Where a log names none (code, name or alias: 430000, hunan, 湖南).")
-@click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]), help="Judge under the rules in force on this date.")
-@click.option("--format", "fmt", type=click.Choice(["table", "jsonl", "csv"]), default="table",
-              show_default=True)
-@click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-",
-              help="Write findings here instead of standard output.")
-@click.option("--fail-on", multiple=True, type=click.Choice(FAIL_ON), metavar="TIER|integrity|indeterminate",
-              help="Exit 3 when a finding is at or above this tier, or of this kind (repeatable).")
+@click.option(
+    "--jurisdiction", help="Where a log names none (code, name or alias: 430000, hunan, 湖南)."
+)
+@click.option(
+    "--as-of",
+    type=click.DateTime(["%Y-%m-%d"]),
+    help="Judge under the rules in force on this date.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "jsonl", "csv"]),
+    default="table",
+    show_default=True,
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.File("w", encoding="utf-8"),
+    default="-",
+    help="Write findings here instead of standard output.",
+)
+@click.option(
+    "--fail-on",
+    multiple=True,
+    type=click.Choice(FAIL_ON),
+    metavar="TIER|integrity|indeterminate",
+    help="Exit 3 when a finding is at or above this tier, or of this kind (repeatable).",
+)
 @click.option("--strict", is_flag=True, help="Stop at the first line that cannot be audited.")
-@click.option("--all", "show_all", is_flag=True, help="Table: also show below-threshold and exempt results.")
-@click.option("--win-loss-scope", type=click.Choice(["player", "table"]), default="player",
-              show_default=True, help="全场输赢 per player, or the table's total (docs/metrics.md).")
-@click.option("--rule-version", "versions", multiple=True, metavar="GROUP=INSTRUMENT",
-              help="Apply this instrument of a disputed version group (repeatable).")
-@click.option("--window-days", type=click.IntRange(min=0), default=180, show_default=True,
-              help="Days over which players, room owners and platforms are summed (0: none).")
-@click.option("--priors", type=click.Path(exists=True, dir_okay=False),
-              help="CSV of earlier penalties (platform,player_id,date) for the repeat rule.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes auditing byte ranges of the input in parallel.")
-@click.option("--dask", metavar="ADDRESS",
-              help="Audit the partitions on a Dask cluster (scheduler address, or 'local').")
+@click.option(
+    "--all", "show_all", is_flag=True, help="Table: also show below-threshold and exempt results."
+)
+@click.option(
+    "--win-loss-scope",
+    type=click.Choice(["player", "table"]),
+    default="player",
+    show_default=True,
+    help="全场输赢 per player, or the table's total (docs/metrics.md).",
+)
+@click.option(
+    "--rule-version",
+    "versions",
+    multiple=True,
+    metavar="GROUP=INSTRUMENT",
+    help="Apply this instrument of a disputed version group (repeatable).",
+)
+@click.option(
+    "--window-days",
+    type=click.IntRange(min=0),
+    default=180,
+    show_default=True,
+    help="Days over which players, room owners and platforms are summed (0: none).",
+)
+@click.option(
+    "--priors",
+    type=click.Path(exists=True, dir_okay=False),
+    help="CSV of earlier penalties (platform,player_id,date) for the repeat rule.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes auditing byte ranges of the input in parallel.",
+)
+@click.option(
+    "--dask",
+    metavar="ADDRESS",
+    help="Audit the partitions on a Dask cluster (scheduler address, or 'local').",
+)
 @db_option
-def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, win_loss_scope,
-          versions, window_days, priors, workers, dask, db_url):
+def audit(
+    files,
+    jurisdiction,
+    as_of,
+    fmt,
+    output,
+    fail_on,
+    strict,
+    show_all,
+    win_loss_scope,
+    versions,
+    window_days,
+    priors,
+    workers,
+    dask,
+    db_url,
+):
     """Audit session logs (.jsonl or .jsonl.gz) and store the run.
 
     Every session is re-settled from its cards and bets, measured, and judged
@@ -122,12 +188,15 @@ def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, wi
         dask=dask,
         window_days=window_days,
         priors=read_priors(priors) if priors else {},
-        classifier=ClassifierOptions(win_loss_scope=win_loss_scope, versions=parse_versions(versions)),
+        classifier=ClassifierOptions(
+            win_loss_scope=win_loss_scope, versions=parse_versions(versions)
+        ),
     )
     progress = Progress()
     try:
-        summary = services.audit(SqlUnitOfWork(engine), list(files), options, on_finding,
-                                 progress.tick)
+        summary = services.audit(
+            SqlUnitOfWork(engine), list(files), options, on_finding, progress.tick
+        )
     except KeyboardInterrupt:
         raise click.ClickException(
             "interrupted: the sessions stored before the stop stay, in a run marked unfinished "
@@ -140,11 +209,11 @@ def audit(files, jurisdiction, as_of, fmt, output, fail_on, strict, show_all, wi
     for reject in summary.reject_list[:MAX_REJECTS_SHOWN]:
         click.echo(f"reject: {reject.describe()}", err=True)
     if summary.rejects > MAX_REJECTS_SHOWN:
-        click.echo(f"reject: … and {summary.rejects - MAX_REJECTS_SHOWN} more, stored with the run",
-                   err=True)
+        click.echo(
+            f"reject: … and {summary.rejects - MAX_REJECTS_SHOWN} more, stored with the run",
+            err=True,
+        )
     where = engine.url.render_as_string(hide_password=True)
     click.echo(summary_line(summary, where), err=True)
     if gate.tripped:
         sys.exit(3)
-
-

@@ -41,8 +41,12 @@ def current(db_url: str | None) -> None:
 
 
 @db.command()
-@click.option("--reason", default="seed from data/", show_default=True,
-              help="Why: recorded in the change trail.")
+@click.option(
+    "--reason",
+    default="seed from data/",
+    show_default=True,
+    help="Why: recorded in the change trail.",
+)
 @click.option("--actor", help="Who: recorded in the change trail (default: $USER).")
 @db_option
 def seed(reason: str, actor: str | None, db_url: str | None) -> None:

@@ -17,9 +17,13 @@ from compliance.reporting.model import ReportQuery
 from compliance.simulate import SimulationSpec, write_log
 
 SHORT = {
-    Tier.EXEMPT: "exempt", Tier.BELOW_THRESHOLD: "below", Tier.ADMINISTRATIVE: "admin",
-    Tier.ADMINISTRATIVE_SERIOUS: "serious", Tier.ADMINISTRATIVE_VERY_SERIOUS: "v.serious",
-    Tier.CRIMINAL: "criminal", Tier.CRIMINAL_SERIOUS: "crim.serious",
+    Tier.EXEMPT: "exempt",
+    Tier.BELOW_THRESHOLD: "below",
+    Tier.ADMINISTRATIVE: "admin",
+    Tier.ADMINISTRATIVE_SERIOUS: "serious",
+    Tier.ADMINISTRATIVE_VERY_SERIOUS: "v.serious",
+    Tier.CRIMINAL: "criminal",
+    Tier.CRIMINAL_SERIOUS: "crim.serious",
 }
 DISCLAIMER = "This tool informs; it is not legal advice. 本工具仅供参考，不构成法律意见。"
 
@@ -27,8 +31,14 @@ DISCLAIMER = "This tool informs; it is not legal advice. 本工具仅供参考�
 @click.command()
 @click.option("--sessions", type=click.IntRange(min=1), default=300, show_default=True)
 @click.option("--seed", type=int, default=2026, show_default=True)
-@click.option("--log", "log_path", default="demo-sessions.jsonl", show_default=True,
-              type=click.Path(dir_okay=False), help="Where the simulated log is written.")
+@click.option(
+    "--log",
+    "log_path",
+    default="demo-sessions.jsonl",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    help="Where the simulated log is written.",
+)
 @db_option
 def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
     """Simulate a few hundred sessions, audit them, and summarise what was found.
@@ -67,8 +77,7 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
             integrity[f.check] += 1
             found.add((f.session_id, f.round, f.check))
 
-    summary = services.audit(SqlUnitOfWork(engine), [log_path], services.AuditOptions(),
-                             on_finding)
+    summary = services.audit(SqlUnitOfWork(engine), [log_path], services.AuditOptions(), on_finding)
     where = engine.url.render_as_string(hide_password=True)
     click.echo(f"database: {where} ({rows} rule rows seeded)")
     click.echo("")
@@ -87,10 +96,14 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
         click.echo(f"{label} over {services.AuditOptions().window_days} days: {counts or 'none'}")
     caught = sum(1 for a in made.anomalies if a in found)
     checks = ", ".join(f"{k} {v}" for k, v in sorted(integrity.items())) or "none"
-    click.echo(f"Integrity  完整性问题: {checks}; {caught} of {len(made.anomalies)} tampered rounds caught")
+    click.echo(
+        f"Integrity  完整性问题: {checks}; {caught} of {len(made.anomalies)} tampered rounds caught"
+    )
     click.echo(f"Rejected lines  拒收: {summary.rejects}")
     click.echo(summary_line(summary, where))
-    click.echo(f"Next: compliance audit {Path(log_path).name} --fail-on administrative_serious --format jsonl")
+    click.echo(
+        f"Next: compliance audit {Path(log_path).name} --fail-on administrative_serious --format jsonl"
+    )
     report = report_service.make_report(engine, ReportQuery(), summary.run_id)
     page = report_service.write_report(report, "html", "report.html").resolve()
     click.echo(f"Report  报告: {page} (open it in a browser; compliance report --help for more)")

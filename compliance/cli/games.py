@@ -39,8 +39,12 @@ def list_games() -> None:
 @click.argument("game")
 @click.argument("cards", nargs=-1)
 @click.option("--preset", help="House-rule preset (the game's default if omitted).")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="Variant option (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--option", "options", multiple=True, metavar="KEY=VALUE", help="Variant option (repeatable)."
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def evaluate(game: str, cards: tuple[str, ...], preset, options, fmt) -> None:
     """Say what a hand is: cards as arguments, or a JSON record on standard input.
 
@@ -64,7 +68,9 @@ def evaluate(game: str, cards: tuple[str, ...], preset, options, fmt) -> None:
         click.echo(f"{result['rank']} {result.get('name_zh', '')}{extra}".rstrip())
     else:
         for key, value in result.items():
-            click.echo(f"{key}: {json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else value}")
+            click.echo(
+                f"{key}: {json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else value}"
+            )
 
 
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -84,7 +90,9 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--game", help="The game of a single round record (a session log names its own).")
 @click.option("--preset", help="Preset for a single round record.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
 def settle(file: str, game: str | None, preset: str | None, fmt: str) -> None:
     """Settle every round of a session log, or one round record, by the rules.
 
@@ -112,7 +120,9 @@ def settle(file: str, game: str | None, preset: str | None, fmt: str) -> None:
     for session in sessions:
         rounds = [_round_dict(r) for r in get_game(session.game).replay(session)]
         if fmt == "json":
-            click.echo(json.dumps({"session_id": session.session_id, "rounds": rounds}, ensure_ascii=False))
+            click.echo(
+                json.dumps({"session_id": session.session_id, "rounds": rounds}, ensure_ascii=False)
+            )
             continue
         n = f"{len(rounds)} round" + ("" if len(rounds) == 1 else "s")
         click.echo(f"session {session.session_id} ({session.game}, {n})")
@@ -132,8 +142,13 @@ def _round_dict(result) -> dict[str, Any]:
         "stakes": result.stakes,
         "rake": result.rake,
         "issues": [
-            {"check": i.check, "detail": i.detail, "players": list(i.players),
-             "claimed": i.claimed, "expected": i.expected}
+            {
+                "check": i.check,
+                "detail": i.detail,
+                "players": list(i.players),
+                "claimed": i.claimed,
+                "expected": i.expected,
+            }
             for i in result.issues
         ],
     }
@@ -162,8 +177,12 @@ def _session_of_round(game: str, preset: str | None, text: str) -> Session:
     collect(record)
     players = [Player(id=name) for name in dict.fromkeys(names)]
     return Session(
-        format="stakelog/1", session_id="(records)", platform="-", game=game,
-        started_at=datetime.now(UTC), players=players or [Player(id="-")],
+        format="stakelog/1",
+        session_id="(records)",
+        platform="-",
+        game=game,
+        started_at=datetime.now(UTC),
+        players=players or [Player(id="-")],
         rounds=msgspec.Raw(msgspec.json.encode(record if isinstance(record, list) else [record])),
         variant=Variant(preset=preset),
     )

@@ -23,20 +23,41 @@ class RunParam(click.ParamType):
 
 @click.command()
 @click.argument("run", type=RunParam(), required=False)
-@click.option("--format", "fmt", type=click.Choice(report_service.FORMATS), default="html",
-              show_default=True)
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True),
-              help="Write here (default: report.<format>; '-' for standard output).")
-@click.option("--jurisdiction", help="Only this jurisdiction and those below it (430000, hunan, 湖南).")
+@click.option(
+    "--format", "fmt", type=click.Choice(report_service.FORMATS), default="html", show_default=True
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write here (default: report.<format>; '-' for standard output).",
+)
+@click.option(
+    "--jurisdiction", help="Only this jurisdiction and those below it (430000, hunan, 湖南)."
+)
 @click.option("--game", help="Only this game code (douniu, chexuan, ...).")
 @click.option("--platform", help="Only sessions of this platform.")
-@click.option("--tier", "tiers", multiple=True, type=click.Choice(FAIL_ON),
-              metavar="TIER|integrity|indeterminate",
-              help="Only threshold findings at or above TIER, and/or findings of this kind (repeatable).")
-@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), help="Sessions played on or after this day.")
-@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), help="Sessions played on or before this day.")
-@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,
-              help="Main language of the labels; the other is the gloss.")
+@click.option(
+    "--tier",
+    "tiers",
+    multiple=True,
+    type=click.Choice(FAIL_ON),
+    metavar="TIER|integrity|indeterminate",
+    help="Only threshold findings at or above TIER, and/or findings of this kind (repeatable).",
+)
+@click.option(
+    "--since", type=click.DateTime(["%Y-%m-%d"]), help="Sessions played on or after this day."
+)
+@click.option(
+    "--until", type=click.DateTime(["%Y-%m-%d"]), help="Sessions played on or before this day."
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["zh", "en"]),
+    default="zh",
+    show_default=True,
+    help="Main language of the labels; the other is the gloss.",
+)
 @db_option
 def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, lang, db_url):
     """Report on stored audit results: one run, or every run's sessions in a date range.
@@ -49,8 +70,12 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
     """
     engine = open_engine(db_url)
     query = ReportQuery(
-        jurisdiction=jurisdiction, game=game, platform=platform, tiers=tuple(tiers),
-        since=since.date() if since else None, until=until.date() if until else None,
+        jurisdiction=jurisdiction,
+        game=game,
+        platform=platform,
+        tiers=tuple(tiers),
+        since=since.date() if since else None,
+        until=until.date() if until else None,
     )
     if run is None:
         run = None if (since or until) else "latest"
@@ -59,7 +84,8 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
         for piece in report_service.chunks(built, fmt, lang):
             click.echo(piece, nl=False)
         return
-    path = report_service.write_report(built, fmt, output or f"report{report_service.SUFFIX[fmt]}",
-                                       lang)
+    path = report_service.write_report(
+        built, fmt, output or f"report{report_service.SUFFIX[fmt]}", lang
+    )
     findings = built.total
     click.echo(f"report of {built.sessions} sessions and {findings} findings → {path}")

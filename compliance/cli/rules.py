@@ -16,12 +16,21 @@ from compliance.domain.rulediff import condition_words, summarise, words
 from compliance.domain.rules import SUBJECTS
 from compliance.domain.ruleset import Resolver
 
-FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-                      show_default=True)
-AS_OF = click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]),
-                     help="The rules in force on this date (default: today).")
-SOURCE = click.option("--source", default=svc.DB, show_default=True, metavar="db|PATH",
-                      help="Read the rules from the database, a data/ folder or a file.")
+FORMAT = click.option(
+    "--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True
+)
+AS_OF = click.option(
+    "--as-of",
+    type=click.DateTime(["%Y-%m-%d"]),
+    help="The rules in force on this date (default: today).",
+)
+SOURCE = click.option(
+    "--source",
+    default=svc.DB,
+    show_default=True,
+    metavar="db|PATH",
+    help="Read the rules from the database, a data/ folder or a file.",
+)
 
 
 def uow_for(db_url: str | None) -> RulesUnitOfWork:
@@ -77,17 +86,41 @@ def list_(jurisdiction, as_of, fmt, source, db_url) -> None:
     for band in book.bands:
         counts[band.instrument] = counts.get(band.instrument, 0) + 1
     chosen = [
-        i for i in sorted(book.instruments.values(), key=lambda i: (i.jurisdiction, i.effective_from, i.id))
+        i
+        for i in sorted(
+            book.instruments.values(), key=lambda i: (i.jurisdiction, i.effective_from, i.id)
+        )
         if (code is None or i.jurisdiction == code) and (day is None or i.in_force(day))
     ]
     rows = [["instrument", "jurisdiction", "kind", "from", "to", "conf", "bands", "title"]]
-    rows += [[i.id, i.jurisdiction, i.kind, words(i.effective_from), words(i.effective_to) or "—",
-              i.confidence + ("!" if i.disputed else ""), str(counts.get(i.id, 0)), i.title]
-             for i in chosen]
-    payload = [{"id": i.id, "jurisdiction": i.jurisdiction, "kind": i.kind, "title": i.title,
-                "effective_from": words(i.effective_from), "effective_to": words(i.effective_to) or None,
-                "confidence": i.confidence, "disputed": i.disputed, "source": i.source,
-                "bands": counts.get(i.id, 0)} for i in chosen]
+    rows += [
+        [
+            i.id,
+            i.jurisdiction,
+            i.kind,
+            words(i.effective_from),
+            words(i.effective_to) or "—",
+            i.confidence + ("!" if i.disputed else ""),
+            str(counts.get(i.id, 0)),
+            i.title,
+        ]
+        for i in chosen
+    ]
+    payload = [
+        {
+            "id": i.id,
+            "jurisdiction": i.jurisdiction,
+            "kind": i.kind,
+            "title": i.title,
+            "effective_from": words(i.effective_from),
+            "effective_to": words(i.effective_to) or None,
+            "confidence": i.confidence,
+            "disputed": i.disputed,
+            "source": i.source,
+            "bands": counts.get(i.id, 0),
+        }
+        for i in chosen
+    ]
     emit(payload, fmt, table(rows))
 
 
@@ -114,25 +147,51 @@ def show(jurisdiction, as_of, fmt, source, db_url) -> None:
     order = sorted(rs.bands, key=lambda s: SUBJECTS.index(s) if s in SUBJECTS else len(SUBJECTS))
     bands = [b for subject in order for b in rs.bands[subject]]
     payload = {
-        "jurisdiction": where.code, "name": where.name_zh, "as_of": day.isoformat(),
+        "jurisdiction": where.code,
+        "name": where.name_zh,
+        "as_of": day.isoformat(),
         "chain": [j.code for j in rs.chain],
-        "bands": [{
-            "id": b.id, "subject": b.subject, "tier": b.tier.code, "tier_label": b.tier.label,
-            "condition": condition_words(b.condition), "game_classes": sorted(b.game_classes),
-            "role": b.role, "article": b.article, "penalty": b.penalty,
-            "instrument": b.instrument, "source": rs.instruments[b.instrument].source,
-            "confidence": min(b.confidence, rs.instruments[b.instrument].confidence,
-                              key="LMH".index),
-        } for b in bands],
-        "penalties": [{"id": p.id, "tiers": [t.code for t in p.tiers], "text": p.text,
-                       "instrument": p.instrument} for p in rs.penalties],
+        "bands": [
+            {
+                "id": b.id,
+                "subject": b.subject,
+                "tier": b.tier.code,
+                "tier_label": b.tier.label,
+                "condition": condition_words(b.condition),
+                "game_classes": sorted(b.game_classes),
+                "role": b.role,
+                "article": b.article,
+                "penalty": b.penalty,
+                "instrument": b.instrument,
+                "source": rs.instruments[b.instrument].source,
+                "confidence": min(
+                    b.confidence, rs.instruments[b.instrument].confidence, key="LMH".index
+                ),
+            }
+            for b in bands
+        ],
+        "penalties": [
+            {
+                "id": p.id,
+                "tiers": [t.code for t in p.tiers],
+                "text": p.text,
+                "instrument": p.instrument,
+            }
+            for p in rs.penalties
+        ],
         "exemptions": [{"id": e.id, "kind": e.kind, "text": e.text} for e in rs.exemptions],
     }
-    lines = [f"{where.name_zh} {where.code} on {day.isoformat()} "
-             f"(judged by {' < '.join(j.code for j in rs.chain)})"]
+    lines = [
+        f"{where.name_zh} {where.code} on {day.isoformat()} "
+        f"(judged by {' < '.join(j.code for j in rs.chain)})"
+    ]
     for band, row in zip(bands, payload["bands"], strict=True):
-        scope = ", ".join(filter(None, [", ".join(sorted(band.game_classes)),
-                                        f"role {band.role}" if band.role else ""]))
+        scope = ", ".join(
+            filter(
+                None,
+                [", ".join(sorted(band.game_classes)), f"role {band.role}" if band.role else ""],
+            )
+        )
         lines += [
             f"  {band.tier.label}  [{band.subject}{'; ' + scope if scope else ''}]  {band.id}",
             f"    when {row['condition']}",
@@ -171,10 +230,15 @@ def check_(paths, fmt, source, db_url) -> None:
     rest = [p for p in paths if p not in full[:1]]
     book = svc.with_patch(base, rest) if rest else base
     problems = svc.check(book)
-    summary = (f"checked {len(book.bands)} bands of {len(book.instruments)} instruments: "
-               f"{len(problems) or 'no'} problem{'s' if len(problems) != 1 else ''}")
-    emit({"problems": [p.as_dict() for p in problems], "bands": len(book.bands)}, fmt,
-         "\n".join([*(p.describe() for p in problems), summary]))
+    summary = (
+        f"checked {len(book.bands)} bands of {len(book.instruments)} instruments: "
+        f"{len(problems) or 'no'} problem{'s' if len(problems) != 1 else ''}"
+    )
+    emit(
+        {"problems": [p.as_dict() for p in problems], "bands": len(book.bands)},
+        fmt,
+        "\n".join([*(p.describe() for p in problems), summary]),
+    )
     if problems:
         sys.exit(3)
 
@@ -204,8 +268,11 @@ def diff_(old, new, jurisdiction, fmt, source, db_url) -> None:
     else:
         code = jurisdiction
         if jurisdiction:
-            code = Resolver(read_book(svc.DB if svc.DB in (old, new) else source, db_url)) \
-                .lookup(jurisdiction).code
+            code = (
+                Resolver(read_book(svc.DB if svc.DB in (old, new) else source, db_url))
+                .lookup(jurisdiction)
+                .code
+            )
         changes = svc.diff_sources(uow_for(db_url), old, new, code)
     text = "\n".join([*(line for c in changes for line in c.lines()), summarise(changes)])
     emit([c.as_dict() for c in changes], fmt, text)
@@ -235,13 +302,21 @@ def import_(files, reason, actor, db_url) -> None:
     result = svc.import_files(uow_for(db_url), list(files), reason, actor)
     for change in result.changes:
         click.echo("\n".join(change.lines()))
-    click.echo(f"imported {len(files)} file{'s' if len(files) != 1 else ''}: "
-               f"{summarise(result.changes)}")
+    click.echo(
+        f"imported {len(files)} file{'s' if len(files) != 1 else ''}: {summarise(result.changes)}"
+    )
 
 
 @rules.command("export")
-@click.option("-o", "--output", "out", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("exported-rules"), show_default=True, help="Folder to write.")
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("exported-rules"),
+    show_default=True,
+    help="Folder to write.",
+)
 @db_option
 def export_(out, db_url) -> None:
     """Write the stored rules as TOML files in the layout of data/.
@@ -284,6 +359,16 @@ def history(limit, db_url) -> None:
     Example: compliance rules history --limit 5
     """
     rows = [["id", "at", "actor", "action", "table", "row", "reason"]]
-    rows += [[str(e["id"]), words(e["at"])[:19], e["actor"], e["action"], e["table_name"],
-              e["row_key"], e["reason"]] for e in svc.history(uow_for(db_url), limit)]
+    rows += [
+        [
+            str(e["id"]),
+            words(e["at"])[:19],
+            e["actor"],
+            e["action"],
+            e["table_name"],
+            e["row_key"],
+            e["reason"],
+        ]
+        for e in svc.history(uow_for(db_url), limit)
+    ]
     click.echo(table(rows))

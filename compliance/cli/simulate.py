@@ -14,21 +14,39 @@ def game_list(value: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(game_codes())
     unknown = sorted(set(codes) - set(game_codes()))
     if unknown:
-        raise click.BadParameter(f"unknown game {unknown[0]!r} (known: {', '.join(game_codes())}, all)")
+        raise click.BadParameter(
+            f"unknown game {unknown[0]!r} (known: {', '.join(game_codes())}, all)"
+        )
     return codes
 
 
 @click.command()
-@click.option("--game", "games", multiple=True, default=("douniu",), show_default=True,
-              help="Game code, comma list, or all (repeatable).")
+@click.option(
+    "--game",
+    "games",
+    multiple=True,
+    default=("douniu",),
+    show_default=True,
+    help="Game code, comma list, or all (repeatable).",
+)
 @click.option("--sessions", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same bytes.")
-@click.option("--anomalies", type=click.FloatRange(0, 1), default=0.0, show_default=True,
-              help="Share of rounds tampered with (payouts, bankers, illegal actions).")
-@click.option("--jurisdictions", default=",".join(DEFAULT_JURISDICTIONS), show_default=True,
-              help="Comma list of jurisdictions rooms and players are spread over.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default="simulated.jsonl",
-              show_default=True)
+@click.option(
+    "--anomalies",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Share of rounds tampered with (payouts, bankers, illegal actions).",
+)
+@click.option(
+    "--jurisdictions",
+    default=",".join(DEFAULT_JURISDICTIONS),
+    show_default=True,
+    help="Comma list of jurisdictions rooms and players are spread over.",
+)
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False), default="simulated.jsonl", show_default=True
+)
 def simulate(games, sessions, seed, anomalies, jurisdictions, output) -> None:
     """Write simulated stakelog/1 sessions from really shuffled decks.
 

@@ -27,7 +27,9 @@ def database_url(option: str | None = None) -> str:
 def make_engine(url: str) -> Engine:
     try:
         engine = create_engine(
-            url, json_serializer=json_text, json_deserializer=msgspec.json.decode,
+            url,
+            json_serializer=json_text,
+            json_deserializer=msgspec.json.decode,
             connect_args={"timeout": 60} if url.startswith("sqlite") else {},
         )
     except (SQLAlchemyError, ImportError, ValueError) as exc:
@@ -42,7 +44,9 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA wal_autocheckpoint=10000")  # ~40 MB: index pages written back once, not every batch
+    cursor.execute(
+        "PRAGMA wal_autocheckpoint=10000"
+    )  # ~40 MB: index pages written back once, not every batch
     cursor.close()
 
 

@@ -67,12 +67,20 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
         if conn.execute(select(RUNS.c.id).where(RUNS.c.id == query.run)).first() is None:
             raise ReportError(f"no audit run {query.run} is stored")
     else:
-        run_ids = sorted(conn.execute(
-            select(SESSIONS.c.run_id).where(*_session_scope(query, None)).distinct()
-        ).scalars())
+        run_ids = sorted(
+            conn.execute(
+                select(SESSIONS.c.run_id).where(*_session_scope(query, None)).distinct()
+            ).scalars()
+        )
     runs = [
-        RunInfo(r.id, r.started_at, tuple(r.files or ()), r.sessions, r.rejects,
-                r.finished_at is not None)
+        RunInfo(
+            r.id,
+            r.started_at,
+            tuple(r.files or ()),
+            r.sessions,
+            r.rejects,
+            r.finished_at is not None,
+        )
         for r in conn.execute(select(RUNS).where(RUNS.c.id.in_(run_ids)).order_by(RUNS.c.id))
     ]
     rejects = conn.execute(
@@ -87,8 +95,13 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
             yield from _findings(again, query, scope, run_ids)
 
     return ReportSource(
-        runs, _sessions(conn, scope), _players(conn, query, scope),
-        _findings(conn, query, scope, run_ids), rejects, book, ordered,
+        runs,
+        _sessions(conn, scope),
+        _players(conn, query, scope),
+        _findings(conn, query, scope, run_ids),
+        rejects,
+        book,
+        ordered,
     )
 
 
@@ -99,8 +112,16 @@ def _stream(conn: Connection, statement):
 def _sessions(conn: Connection, scope: list) -> Iterator[SessionFact]:
     for r in _stream(conn, select(SESSIONS).where(*scope).order_by(SESSIONS.c.day)):
         yield SessionFact(
-            r.platform, r.session_id, r.game, r.room_id, r.owner_id, r.day, r.jurisdiction,
-            r.headcount, _num(r.scene_capital), _num(r.per_capita_capital),
+            r.platform,
+            r.session_id,
+            r.game,
+            r.room_id,
+            r.owner_id,
+            r.day,
+            r.jurisdiction,
+            r.headcount,
+            _num(r.scene_capital),
+            _num(r.per_capita_capital),
         )
 
 
@@ -111,15 +132,28 @@ def _players(conn: Connection, query: ReportQuery, scope: list) -> Iterator[Play
             func.coalesce(PLAYERS.c.jurisdiction, SESSIONS.c.jurisdiction).in_(query.jurisdictions)
         )
     statement = (
-        select(PLAYERS.c.platform, PLAYERS.c.session_id, PLAYERS.c.player_id, PLAYERS.c.name,
-               func.coalesce(PLAYERS.c.jurisdiction, SESSIONS.c.jurisdiction).label("place"),
-               PLAYERS.c.single_stake, PLAYERS.c.capital)
+        select(
+            PLAYERS.c.platform,
+            PLAYERS.c.session_id,
+            PLAYERS.c.player_id,
+            PLAYERS.c.name,
+            func.coalesce(PLAYERS.c.jurisdiction, SESSIONS.c.jurisdiction).label("place"),
+            PLAYERS.c.single_stake,
+            PLAYERS.c.capital,
+        )
         .join(SESSIONS, _same_session(PLAYERS))
         .where(*where)
     )
     for r in _stream(conn, statement):
-        yield PlayerFact(r.platform, r.session_id, r.player_id, r.name or "", r.place,
-                         _num(r.single_stake), _num(r.capital))
+        yield PlayerFact(
+            r.platform,
+            r.session_id,
+            r.player_id,
+            r.name or "",
+            r.place,
+            _num(r.single_stake),
+            _num(r.capital),
+        )
 
 
 def _findings(
@@ -129,20 +163,33 @@ def _findings(
     few window findings (no session: last in the key) merged in from memory."""
     windows = sorted(_window_findings(conn, query, run_ids), key=lambda f: order_key(f.payload))
     statement = (
-        select(FINDINGS.c.payload, LINES.c.payload.label("line"), SESSIONS.c.day,
-               SESSIONS.c.game, SESSIONS.c.room_id, SESSIONS.c.owner_id, PLAYERS.c.name)
+        select(
+            FINDINGS.c.payload,
+            LINES.c.payload.label("line"),
+            SESSIONS.c.day,
+            SESSIONS.c.game,
+            SESSIONS.c.room_id,
+            SESSIONS.c.owner_id,
+            PLAYERS.c.name,
+        )
         .join(SESSIONS, _same_session(FINDINGS))
         .outerjoin(LINES, LINES.c.id == FINDINGS.c.line_id)
-        .outerjoin(PLAYERS, and_(_same_session(PLAYERS, FINDINGS),
-                                 FINDINGS.c.subject == literal("player:") + PLAYERS.c.player_id))
+        .outerjoin(
+            PLAYERS,
+            and_(
+                _same_session(PLAYERS, FINDINGS),
+                FINDINGS.c.subject == literal("player:") + PLAYERS.c.player_id,
+            ),
+        )
         .where(*scope, *_finding_filter(query))
-        .order_by(_severity(FINDINGS).desc(),
-                  func.coalesce(FINDINGS.c.payload["value"].as_float(), 0).desc(),
-                  FINDINGS.c.id)
+        .order_by(
+            _severity(FINDINGS).desc(),
+            func.coalesce(FINDINGS.c.payload["value"].as_float(), 0).desc(),
+            FINDINGS.c.id,
+        )
     )
     stored = (
-        FindingFact(rejoined(r.payload, r.line), r.day, r.game, r.room_id, r.owner_id,
-                    r.name or "")
+        FindingFact(rejoined(r.payload, r.line), r.day, r.game, r.room_id, r.owner_id, r.name or "")
         for r in _stream(conn, statement)
     )
     yield from heapq.merge(stored, windows, key=lambda f: order_key(f.payload))
@@ -157,8 +204,9 @@ def _severity(table):
     return case(
         (table.c.kind == "integrity", 1.6),
         (table.c.kind == "indeterminate", 1.3),
-        else_=case({code: float(Tier.parse(code)) for code in TIER_CODES}, value=table.c.tier,
-                   else_=0.0),
+        else_=case(
+            {code: float(Tier.parse(code)) for code in TIER_CODES}, value=table.c.tier, else_=0.0
+        ),
     )
 
 
@@ -200,9 +248,11 @@ def _session_scope(query: ReportQuery, run_ids: list[int] | None) -> list:
         other = PLAYERS.alias("somebody")
         somebody_there = (
             select(other.c.player_id)
-            .where(other.c.platform == SESSIONS.c.platform,
-                   other.c.session_id == SESSIONS.c.session_id,
-                   other.c.jurisdiction.in_(query.jurisdictions))
+            .where(
+                other.c.platform == SESSIONS.c.platform,
+                other.c.session_id == SESSIONS.c.session_id,
+                other.c.jurisdiction.in_(query.jurisdictions),
+            )
             .correlate(SESSIONS)
             .exists()
         )

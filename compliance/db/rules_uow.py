@@ -46,18 +46,26 @@ class RulesUnitOfWork(SqlUnitOfWork):
         """
         exempted: dict[tuple[str, str], set[str]] = {}
         for f in self.conn.execute(
-            select(FINDINGS.c.platform, FINDINGS.c.session_id, FINDINGS.c.payload)
-            .where(FINDINGS.c.tier == "exempt")
+            select(FINDINGS.c.platform, FINDINGS.c.session_id, FINDINGS.c.payload).where(
+                FINDINGS.c.tier == "exempt"
+            )
         ).mappings():
             ids = {str(e).split(":", 1)[0] for e in (f["payload"] or {}).get("exemptions") or ()}
             exempted.setdefault((f["platform"], f["session_id"]), set()).update(ids)
-        sessions = self.conn.execution_options(yield_per=1000).execute(
-            select(SESSIONS).order_by(SESSIONS.c.platform, SESSIONS.c.session_id)
-        ).mappings()
-        players = self.conn.execution_options(yield_per=1000).execute(
-            select(PLAYERS).order_by(PLAYERS.c.platform, PLAYERS.c.session_id,
-                                     PLAYERS.c.player_id)
-        ).mappings()
+        sessions = (
+            self.conn.execution_options(yield_per=1000)
+            .execute(select(SESSIONS).order_by(SESSIONS.c.platform, SESSIONS.c.session_id))
+            .mappings()
+        )
+        players = (
+            self.conn.execution_options(yield_per=1000)
+            .execute(
+                select(PLAYERS).order_by(
+                    PLAYERS.c.platform, PLAYERS.c.session_id, PLAYERS.c.player_id
+                )
+            )
+            .mappings()
+        )
         # both in the database's own order; every player row has its session (foreign key)
         groups = groupby(players, key=lambda p: (p["platform"], p["session_id"]))
         pending = next(groups, None)

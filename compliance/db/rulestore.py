@@ -40,8 +40,18 @@ from compliance.domain.rules import (
 )
 from compliance.domain.tiers import Tier
 
-RULE_ROWS = (GameClassRow, GameTypeRow, JurisdictionRow, InstrumentRow, BandRow, PenaltyRow,
-             ExemptionRow, AggravationRow, WageRow, MultiplierRow)
+RULE_ROWS = (
+    GameClassRow,
+    GameTypeRow,
+    JurisdictionRow,
+    InstrumentRow,
+    BandRow,
+    PenaltyRow,
+    ExemptionRow,
+    AggravationRow,
+    WageRow,
+    MultiplierRow,
+)
 LEVEL_ORDER = {"national": 0, "province": 1, "city": 2, "district": 3}
 
 
@@ -80,72 +90,168 @@ def save_book(
     """
     jurisdictions = sorted(book.jurisdictions.values(), key=lambda j: LEVEL_ORDER.get(j.level, 9))
     plan = [
-        (GameClassRow, [
-            {"code": g.code, "name_zh": g.name_zh, "name_en": g.name_en, "note": g.note}
-            for g in book.game_classes.values()
-        ]),
-        (GameTypeRow, [
-            {"code": g.code, "name_zh": g.name_zh, "game_class": g.game_class}
-            for g in book.game_types.values()
-        ]),
-        (JurisdictionRow, [
-            {"code": j.code, "name_zh": j.name_zh, "name_en": j.name_en, "level": j.level,
-             "parent_code": j.parent, "aliases": list(j.aliases)}
-            for j in jurisdictions
-        ]),
-        (InstrumentRow, [
-            {"id": i.id, "jurisdiction_code": i.jurisdiction, "title": i.title, "kind": i.kind,
-             "doc_number": i.doc_number, "issuer": i.issuer, "effective_from": i.effective_from,
-             "effective_to": i.effective_to, "source": i.source, "confidence": i.confidence,
-             "disputed": i.disputed, "version_group": i.version_group, "is_default": i.default,
-             "note": i.note}
-            for i in book.instruments.values()
-        ]),
-        (BandRow, [
-            {"id": b.id, "instrument_id": b.instrument, "jurisdiction_code": b.jurisdiction,
-             "tier": b.tier.code, "subject": b.subject,
-             "condition": b.condition.to_dict() if b.condition else None,
-             "game_classes": sorted(b.game_classes), "role": b.role, "article": b.article,
-             "penalty": b.penalty, "confidence": b.confidence, "note": b.note, "seq": b.seq,
-             "offence": b.offence}
-            for b in book.bands
-        ]),
-        (PenaltyRow, [
-            {"id": p.id, "instrument_id": p.instrument, "tiers": [t.code for t in p.tiers],
-             "article": p.article, "text": p.text, "detention_days_max": p.detention_days_max,
-             "fine_min": p.fine_min, "fine_max": p.fine_max, "offence": p.offence,
-             "source": p.source, "confidence": p.confidence, "note": p.note}
-            for p in book.penalties
-        ]),
-        (ExemptionRow, [
-            {"id": e.id, "instrument_id": e.instrument, "jurisdiction_code": e.jurisdiction,
-             "kind": e.kind, "article": e.article, "text": e.text,
-             "requires_no_rake": e.requires_no_rake, "whatever_amount": e.whatever_amount,
-             "source": e.source, "confidence": e.confidence, "note": e.note}
-            for e in book.exemptions
-        ]),
-        (AggravationRow, [
-            {"id": a.id, "instrument_id": a.instrument, "jurisdiction_code": a.jurisdiction,
-             "kind": a.kind, "article": a.article, "text": a.text, "within_days": a.within_days}
-            for a in book.aggravations
-        ]),
-        (WageRow, [
-            {"city_code": w.city, "year": w.year, "monthly": w.monthly, "source": w.source,
-             "confidence": w.confidence, "note": w.note}
-            for w in book.wages
-        ]),
-        (MultiplierRow, [
-            {"jurisdiction_code": m.jurisdiction, "game_class": m.game_class, "factor": m.factor,
-             "source": m.source, "confidence": m.confidence}
-            for m in book.multipliers
-        ]),
+        (
+            GameClassRow,
+            [
+                {"code": g.code, "name_zh": g.name_zh, "name_en": g.name_en, "note": g.note}
+                for g in book.game_classes.values()
+            ],
+        ),
+        (
+            GameTypeRow,
+            [
+                {"code": g.code, "name_zh": g.name_zh, "game_class": g.game_class}
+                for g in book.game_types.values()
+            ],
+        ),
+        (
+            JurisdictionRow,
+            [
+                {
+                    "code": j.code,
+                    "name_zh": j.name_zh,
+                    "name_en": j.name_en,
+                    "level": j.level,
+                    "parent_code": j.parent,
+                    "aliases": list(j.aliases),
+                }
+                for j in jurisdictions
+            ],
+        ),
+        (
+            InstrumentRow,
+            [
+                {
+                    "id": i.id,
+                    "jurisdiction_code": i.jurisdiction,
+                    "title": i.title,
+                    "kind": i.kind,
+                    "doc_number": i.doc_number,
+                    "issuer": i.issuer,
+                    "effective_from": i.effective_from,
+                    "effective_to": i.effective_to,
+                    "source": i.source,
+                    "confidence": i.confidence,
+                    "disputed": i.disputed,
+                    "version_group": i.version_group,
+                    "is_default": i.default,
+                    "note": i.note,
+                }
+                for i in book.instruments.values()
+            ],
+        ),
+        (
+            BandRow,
+            [
+                {
+                    "id": b.id,
+                    "instrument_id": b.instrument,
+                    "jurisdiction_code": b.jurisdiction,
+                    "tier": b.tier.code,
+                    "subject": b.subject,
+                    "condition": b.condition.to_dict() if b.condition else None,
+                    "game_classes": sorted(b.game_classes),
+                    "role": b.role,
+                    "article": b.article,
+                    "penalty": b.penalty,
+                    "confidence": b.confidence,
+                    "note": b.note,
+                    "seq": b.seq,
+                    "offence": b.offence,
+                }
+                for b in book.bands
+            ],
+        ),
+        (
+            PenaltyRow,
+            [
+                {
+                    "id": p.id,
+                    "instrument_id": p.instrument,
+                    "tiers": [t.code for t in p.tiers],
+                    "article": p.article,
+                    "text": p.text,
+                    "detention_days_max": p.detention_days_max,
+                    "fine_min": p.fine_min,
+                    "fine_max": p.fine_max,
+                    "offence": p.offence,
+                    "source": p.source,
+                    "confidence": p.confidence,
+                    "note": p.note,
+                }
+                for p in book.penalties
+            ],
+        ),
+        (
+            ExemptionRow,
+            [
+                {
+                    "id": e.id,
+                    "instrument_id": e.instrument,
+                    "jurisdiction_code": e.jurisdiction,
+                    "kind": e.kind,
+                    "article": e.article,
+                    "text": e.text,
+                    "requires_no_rake": e.requires_no_rake,
+                    "whatever_amount": e.whatever_amount,
+                    "source": e.source,
+                    "confidence": e.confidence,
+                    "note": e.note,
+                }
+                for e in book.exemptions
+            ],
+        ),
+        (
+            AggravationRow,
+            [
+                {
+                    "id": a.id,
+                    "instrument_id": a.instrument,
+                    "jurisdiction_code": a.jurisdiction,
+                    "kind": a.kind,
+                    "article": a.article,
+                    "text": a.text,
+                    "within_days": a.within_days,
+                }
+                for a in book.aggravations
+            ],
+        ),
+        (
+            WageRow,
+            [
+                {
+                    "city_code": w.city,
+                    "year": w.year,
+                    "monthly": w.monthly,
+                    "source": w.source,
+                    "confidence": w.confidence,
+                    "note": w.note,
+                }
+                for w in book.wages
+            ],
+        ),
+        (
+            MultiplierRow,
+            [
+                {
+                    "jurisdiction_code": m.jurisdiction,
+                    "game_class": m.game_class,
+                    "factor": m.factor,
+                    "source": m.source,
+                    "confidence": m.confidence,
+                }
+                for m in book.multipliers
+            ],
+        ),
     ]
     with trail.recording(conn, [row.__table__ for row in RULE_ROWS], actor, reason) as changed:
         for row, rows in plan:
             upsert(conn, row.__table__, rows)
     return {
-        row.__tablename__: (changed[(row.__tablename__, "insert")],
-                            changed[(row.__tablename__, "update")])
+        row.__tablename__: (
+            changed[(row.__tablename__, "insert")],
+            changed[(row.__tablename__, "update")],
+        )
         for row, _ in plan
     }
 
@@ -168,50 +274,102 @@ def load_book(conn: Connection) -> RuleBook:
         book.game_types[r["code"]] = GameType(r["code"], r["name_zh"], r["game_class"])
     for r in conn.execute(select(JurisdictionRow.__table__)).mappings():
         book.jurisdictions[r["code"]] = Jurisdiction(
-            r["code"], r["name_zh"], r["name_en"], r["level"], r["parent_code"],
+            r["code"],
+            r["name_zh"],
+            r["name_en"],
+            r["level"],
+            r["parent_code"],
             tuple(r["aliases"] or ()),
         )
     for r in conn.execute(select(InstrumentRow.__table__)).mappings():
         book.instruments[r["id"]] = Instrument(
-            id=r["id"], jurisdiction=r["jurisdiction_code"], title=r["title"], kind=r["kind"],
-            effective_from=r["effective_from"], effective_to=r["effective_to"],
-            source=r["source"], confidence=r["confidence"], doc_number=r["doc_number"],
-            issuer=r["issuer"], disputed=r["disputed"], version_group=r["version_group"],
-            default=r["is_default"], note=r["note"],
+            id=r["id"],
+            jurisdiction=r["jurisdiction_code"],
+            title=r["title"],
+            kind=r["kind"],
+            effective_from=r["effective_from"],
+            effective_to=r["effective_to"],
+            source=r["source"],
+            confidence=r["confidence"],
+            doc_number=r["doc_number"],
+            issuer=r["issuer"],
+            disputed=r["disputed"],
+            version_group=r["version_group"],
+            default=r["is_default"],
+            note=r["note"],
         )
     for r in conn.execute(select(BandRow.__table__).order_by(BandRow.seq)).mappings():
-        book.bands.append(Band(
-            id=r["id"], instrument=r["instrument_id"], jurisdiction=r["jurisdiction_code"],
-            tier=Tier.parse(r["tier"]), subject=r["subject"],
-            condition=parse_condition(r["condition"], r["id"]) if r["condition"] else None,
-            game_classes=frozenset(r["game_classes"] or ()), role=r["role"],
-            article=r["article"], penalty=r["penalty"], confidence=r["confidence"],
-            note=r["note"], seq=r["seq"], offence=r["offence"],
-        ))
+        book.bands.append(
+            Band(
+                id=r["id"],
+                instrument=r["instrument_id"],
+                jurisdiction=r["jurisdiction_code"],
+                tier=Tier.parse(r["tier"]),
+                subject=r["subject"],
+                condition=parse_condition(r["condition"], r["id"]) if r["condition"] else None,
+                game_classes=frozenset(r["game_classes"] or ()),
+                role=r["role"],
+                article=r["article"],
+                penalty=r["penalty"],
+                confidence=r["confidence"],
+                note=r["note"],
+                seq=r["seq"],
+                offence=r["offence"],
+            )
+        )
     for r in conn.execute(select(PenaltyRow.__table__)).mappings():
-        book.penalties.append(Penalty(
-            id=r["id"], instrument=r["instrument_id"],
-            tiers=tuple(Tier.parse(t) for t in r["tiers"]), article=r["article"], text=r["text"],
-            detention_days_max=r["detention_days_max"], fine_min=r["fine_min"],
-            fine_max=r["fine_max"], offence=r["offence"], source=r["source"],
-            confidence=r["confidence"], note=r["note"],
-        ))
+        book.penalties.append(
+            Penalty(
+                id=r["id"],
+                instrument=r["instrument_id"],
+                tiers=tuple(Tier.parse(t) for t in r["tiers"]),
+                article=r["article"],
+                text=r["text"],
+                detention_days_max=r["detention_days_max"],
+                fine_min=r["fine_min"],
+                fine_max=r["fine_max"],
+                offence=r["offence"],
+                source=r["source"],
+                confidence=r["confidence"],
+                note=r["note"],
+            )
+        )
     for r in conn.execute(select(ExemptionRow.__table__)).mappings():
-        book.exemptions.append(Exemption(
-            id=r["id"], instrument=r["instrument_id"], jurisdiction=r["jurisdiction_code"],
-            kind=r["kind"], article=r["article"], text=r["text"],
-            requires_no_rake=r["requires_no_rake"], whatever_amount=r["whatever_amount"],
-            source=r["source"], confidence=r["confidence"], note=r["note"],
-        ))
+        book.exemptions.append(
+            Exemption(
+                id=r["id"],
+                instrument=r["instrument_id"],
+                jurisdiction=r["jurisdiction_code"],
+                kind=r["kind"],
+                article=r["article"],
+                text=r["text"],
+                requires_no_rake=r["requires_no_rake"],
+                whatever_amount=r["whatever_amount"],
+                source=r["source"],
+                confidence=r["confidence"],
+                note=r["note"],
+            )
+        )
     for r in conn.execute(select(AggravationRow.__table__)).mappings():
-        book.aggravations.append(Aggravation(
-            id=r["id"], instrument=r["instrument_id"], jurisdiction=r["jurisdiction_code"],
-            kind=r["kind"], article=r["article"], text=r["text"], within_days=r["within_days"],
-        ))
+        book.aggravations.append(
+            Aggravation(
+                id=r["id"],
+                instrument=r["instrument_id"],
+                jurisdiction=r["jurisdiction_code"],
+                kind=r["kind"],
+                article=r["article"],
+                text=r["text"],
+                within_days=r["within_days"],
+            )
+        )
     for r in conn.execute(select(WageRow.__table__)).mappings():
-        book.wages.append(Wage(r["city_code"], r["year"], r["monthly"], r["source"],
-                               r["confidence"], r["note"]))
+        book.wages.append(
+            Wage(r["city_code"], r["year"], r["monthly"], r["source"], r["confidence"], r["note"])
+        )
     for r in conn.execute(select(MultiplierRow.__table__)).mappings():
-        book.multipliers.append(Multiplier(r["jurisdiction_code"], r["game_class"], r["factor"],
-                                           r["source"], r["confidence"]))
+        book.multipliers.append(
+            Multiplier(
+                r["jurisdiction_code"], r["game_class"], r["factor"], r["source"], r["confidence"]
+            )
+        )
     return book

@@ -41,8 +41,11 @@ def default_actor() -> str:
 def plain(value: Any) -> Any:
     """A column value as JSON, the same whichever database it came from."""
     if isinstance(value, Decimal):
-        return format(value.normalize(), "f") if value == value.to_integral_value() else str(
-            value.normalize())
+        return (
+            format(value.normalize(), "f")
+            if value == value.to_integral_value()
+            else str(value.normalize())
+        )
     if isinstance(value, datetime | date):
         return value.isoformat()
     if isinstance(value, dict):
@@ -76,9 +79,14 @@ def _utc(at: datetime) -> str:
 
 def entry_hash(prev: str, entry: dict[str, Any]) -> str:
     content = {
-        "at": _utc(entry["at"]), "actor": entry["actor"], "reason": entry["reason"],
-        "action": entry["action"], "table": entry["table_name"], "key": entry["row_key"],
-        "before": entry["before"], "after": entry["after"],
+        "at": _utc(entry["at"]),
+        "actor": entry["actor"],
+        "reason": entry["reason"],
+        "action": entry["action"],
+        "table": entry["table_name"],
+        "key": entry["row_key"],
+        "before": entry["before"],
+        "after": entry["after"],
     }
     return hashlib.sha256((prev + canonical(content)).encode()).hexdigest()
 
@@ -108,8 +116,18 @@ def recording(
         prev = GENESIS
         for t in tables:
             for key, row in before[t.name].items():
-                entries.append(_entry(at, "system", "rows present before the change trail",
-                                      "baseline", t.name, key, None, row))
+                entries.append(
+                    _entry(
+                        at,
+                        "system",
+                        "rows present before the change trail",
+                        "baseline",
+                        t.name,
+                        key,
+                        None,
+                        row,
+                    )
+                )
     for t in tables:
         old = before[t.name]
         for key, row in snapshot(conn, t).items():
@@ -125,8 +143,16 @@ def recording(
 
 
 def _entry(at, actor, reason, action, table, key, before, after) -> dict[str, Any]:
-    return {"at": at, "actor": actor, "reason": reason, "action": action, "table_name": table,
-            "row_key": key, "before": before, "after": after}
+    return {
+        "at": at,
+        "actor": actor,
+        "reason": reason,
+        "action": action,
+        "table_name": table,
+        "row_key": key,
+        "before": before,
+        "after": after,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,8 +193,9 @@ def verify(conn: Connection, tables: Sequence[Table]) -> Verdict:
                 problems.append(f"{t.name} {key}: not in the trail (added outside the tool)")
             elif any(row[k] != expected[k] for k in row.keys() & expected.keys()):
                 fields = sorted(k for k in row.keys() & expected.keys() if row[k] != expected[k])
-                detail = "; ".join(f"{f}: trail {expected.get(f)!r}, database {row.get(f)!r}"
-                                   for f in fields)
+                detail = "; ".join(
+                    f"{f}: trail {expected.get(f)!r}, database {row.get(f)!r}" for f in fields
+                )
                 problems.append(f"{t.name} {key}: changed outside the tool ({detail})")
         for (name, key), expected in state.items():
             if name == t.name and expected is not None and key not in current:

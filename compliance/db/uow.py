@@ -104,8 +104,13 @@ class SqlUnitOfWork:
     def start_run(self, files: list[str], as_of: date | None, options: dict[str, Any]) -> int:
         result = self.conn.execute(
             insert(RUNS).values(
-                started_at=datetime.now(UTC), as_of=as_of, files=files, options=options,
-                sessions=0, rejects=0, summary={},
+                started_at=datetime.now(UTC),
+                as_of=as_of,
+                files=files,
+                options=options,
+                sessions=0,
+                rejects=0,
+                summary={},
             )
         )
         return result.inserted_primary_key[0]
@@ -114,8 +119,9 @@ class SqlUnitOfWork:
         self.conn.execute(
             update(RUNS)
             .where(RUNS.c.id == run_id)
-            .values(finished_at=datetime.now(UTC), sessions=sessions, rejects=rejects,
-                    summary=summary)
+            .values(
+                finished_at=datetime.now(UTC), sessions=sessions, rejects=rejects, summary=summary
+            )
         )
 
     def store_sessions(self, run_id: int, batch: list[AuditedSession]) -> None:
@@ -130,12 +136,17 @@ class SqlUnitOfWork:
         by_key: dict[tuple[str, str], AuditedSession] = {}
         for s in batch:
             kept = by_key.get(s.key)
-            if kept is None or place(s.source_file, s.source_line) > place(kept.source_file, kept.source_line):
+            if kept is None or place(s.source_file, s.source_line) > place(
+                kept.source_file, kept.source_line
+            ):
                 by_key[s.key] = s
         money = float if self.conn.dialect.name == "sqlite" else _same
         rows = {
-            key: (session_values(run_id, s), player_values(s, money),
-                  finding_values(run_id, s, self.lines))
+            key: (
+                session_values(run_id, s),
+                player_values(s, money),
+                finding_values(run_id, s, self.lines),
+            )
             for key, s in by_key.items()
         }
         self._hold_write_lock()
@@ -165,18 +176,25 @@ class SqlUnitOfWork:
         if self.conn.dialect.name != "sqlite":
             return
         rows = self.conn.exec_driver_sql("SELECT max(rowid) FROM sessions").scalar() or 0
-        known = self.conn.exec_driver_sql(
-            "SELECT stat FROM sqlite_stat1 WHERE tbl = 'sessions' LIMIT 1"
-        ).scalar() if self._has_statistics() else None
+        known = (
+            self.conn.exec_driver_sql(
+                "SELECT stat FROM sqlite_stat1 WHERE tbl = 'sessions' LIMIT 1"
+            ).scalar()
+            if self._has_statistics()
+            else None
+        )
         if known is None or rows > 2 * int(known.split()[0]):
             self.conn.exec_driver_sql("ANALYZE sessions")
             self.conn.exec_driver_sql("ANALYZE player_metrics")
             self.conn.exec_driver_sql("ANALYZE findings")
 
     def _has_statistics(self) -> bool:
-        return self.conn.exec_driver_sql(
-            "SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'"
-        ).first() is not None
+        return (
+            self.conn.exec_driver_sql(
+                "SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'"
+            ).first()
+            is not None
+        )
 
     def stored_of_run(self, run_id: int) -> int:
         """How many sessions this run holds (fewer than it audited where an id came twice)."""
@@ -192,7 +210,9 @@ class SqlUnitOfWork:
         dialect = self.conn.dialect.name
         if dialect in ("sqlite", "postgresql"):
             dialect_insert = sqlite_insert if dialect == "sqlite" else pg_insert
-            self.conn.execute(dialect_insert(LINES).on_conflict_do_nothing(index_elements=["id"]), rows)
+            self.conn.execute(
+                dialect_insert(LINES).on_conflict_do_nothing(index_elements=["id"]), rows
+            )
             return
         known = set(self.conn.scalars(select(LINES.c.id).where(LINES.c.id.in_(list(lines)))))
         fresh = [row for row in rows if row["id"] not in known]
@@ -209,14 +229,21 @@ class SqlUnitOfWork:
             ids = list(batch)
             for i in range(0, len(ids), 500):
                 stored = self.conn.execute(
-                    select(SESSIONS.c.session_id, SESSIONS.c.run_id, SESSIONS.c.source_file,
-                           SESSIONS.c.source_line)
-                    .where(SESSIONS.c.platform == platform, SESSIONS.c.session_id.in_(ids[i : i + 500]))
+                    select(
+                        SESSIONS.c.session_id,
+                        SESSIONS.c.run_id,
+                        SESSIONS.c.source_file,
+                        SESSIONS.c.source_line,
+                    ).where(
+                        SESSIONS.c.platform == platform, SESSIONS.c.session_id.in_(ids[i : i + 500])
+                    )
                 ).all()
                 replaced = []
                 for sid, stored_run, file, line in stored:
                     new = batch[sid]
-                    if stored_run == run_id and place(file, line) > place(new.source_file, new.source_line):
+                    if stored_run == run_id and place(file, line) > place(
+                        new.source_file, new.source_line
+                    ):
                         del batch[sid]
                     else:
                         replaced.append(sid)
@@ -224,7 +251,9 @@ class SqlUnitOfWork:
                     continue
                 for table in (FINDINGS, PLAYERS, SESSIONS):
                     self.conn.execute(
-                        delete(table).where(table.c.platform == platform, table.c.session_id.in_(replaced))
+                        delete(table).where(
+                            table.c.platform == platform, table.c.session_id.in_(replaced)
+                        )
                     )
         return [s for batch in by_platform.values() for s in batch.values()]
 
@@ -236,7 +265,9 @@ class SqlUnitOfWork:
         order = self._run_files[1]
         return lambda file, line: (order.get(file, -1), line)
 
-    def _bulk(self, table, columns: tuple[str, ...], values: list[tuple], typed: bool = False) -> None:
+    def _bulk(
+        self, table, columns: tuple[str, ...], values: list[tuple], typed: bool = False
+    ) -> None:
         """Rows in column order: COPY on PostgreSQL, the driver's executemany on SQLite
         (Core's per-row processing costs more than the write), Core elsewhere.
 
@@ -252,14 +283,18 @@ class SqlUnitOfWork:
             ]
             if any(processors):
                 values = [
-                    tuple(v if p is None or v is None else p(v)
-                          for v, p in zip(row, processors, strict=True))
+                    tuple(
+                        v if p is None or v is None else p(v)
+                        for v, p in zip(row, processors, strict=True)
+                    )
                     for row in values
                 ]
         names = ", ".join(f'"{c}"' for c in columns)
         if dialect.name == "sqlite":
             marks = ", ".join("?" for _ in columns)
-            self.conn.exec_driver_sql(f'INSERT INTO "{table.name}" ({names}) VALUES ({marks})', values)
+            self.conn.exec_driver_sql(
+                f'INSERT INTO "{table.name}" ({names}) VALUES ({marks})', values
+            )
         elif dialect.name == "postgresql":
             cursor = self.conn.connection.driver_connection.cursor()
             try:
@@ -270,18 +305,27 @@ class SqlUnitOfWork:
                 first = str(exc).strip().splitlines()[0]
                 raise DatabaseError(f"storing {table.name}: {first}") from None
         else:
-            self.conn.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in values])
+            self.conn.execute(
+                insert(table), [dict(zip(columns, row, strict=True)) for row in values]
+            )
 
     def store_rejects(self, run_id: int, rejects: Iterable[Reject]) -> None:
         rows = [
-            {"run_id": run_id, "file": r.file, "line": r.line, "session_id": r.session_id,
-             "reason": r.reason}
+            {
+                "run_id": run_id,
+                "file": r.file,
+                "line": r.line,
+                "session_id": r.session_id,
+                "reason": r.reason,
+            }
             for r in rejects
         ]
         if rows:
             self.conn.execute(insert(REJECTS), rows)
 
-    def window_figures(self, platforms: set[str], start: date, end: date, run_id: int | None = None):
+    def window_figures(
+        self, platforms: set[str], start: date, end: date, run_id: int | None = None
+    ):
         return windows.window_figures(self.conn, platforms, start, end, run_id)
 
     def sessions_behind(self, figures) -> list[str]:
@@ -289,10 +333,17 @@ class SqlUnitOfWork:
 
     def store_window_findings(self, run_id: int, findings: list) -> None:
         rows = [
-            {"run_id": run_id, "platform": f.platform, "subject": f.subject, "kind": f.kind,
-             "tier": f.tier, "jurisdiction": f.jurisdiction,
-             "window_start": date.fromisoformat(f.window_start),
-             "window_end": date.fromisoformat(f.window_end), "payload": f}
+            {
+                "run_id": run_id,
+                "platform": f.platform,
+                "subject": f.subject,
+                "kind": f.kind,
+                "tier": f.tier,
+                "jurisdiction": f.jurisdiction,
+                "window_start": date.fromisoformat(f.window_start),
+                "window_end": date.fromisoformat(f.window_end),
+                "payload": f,
+            }
             for f in findings
         ]
         if rows:
@@ -303,30 +354,81 @@ class SqlUnitOfWork:
 
 
 SESSION_COLUMNS = (
-    "platform", "session_id", "run_id", "game", "room_id", "owner_id", "started_at", "day",
-    "jurisdiction", "jurisdictions", "venue", "headcount", "rounds", "point_value",
-    "scene_capital", "per_capita_capital", "rake", "source_file", "source_line", "minors",
+    "platform",
+    "session_id",
+    "run_id",
+    "game",
+    "room_id",
+    "owner_id",
+    "started_at",
+    "day",
+    "jurisdiction",
+    "jurisdictions",
+    "venue",
+    "headcount",
+    "rounds",
+    "point_value",
+    "scene_capital",
+    "per_capita_capital",
+    "rake",
+    "source_file",
+    "source_line",
+    "minors",
 )
 
 
 def session_values(run_id: int, s: AuditedSession) -> tuple:
     m = s.metrics
     return (
-        s.platform, s.session_id, run_id, s.game, s.room_id, s.owner_id, s.started_at, s.day,
-        s.jurisdiction, sorted({p.jurisdiction for p in s.players if p.jurisdiction}),
-        s.venue, len(s.players), s.rounds, s.point_value,
-        m.scene_capital if m else None, m.per_capita_capital if m else None,
-        m.rake if m else None, s.source_file, s.source_line, s.minors,
+        s.platform,
+        s.session_id,
+        run_id,
+        s.game,
+        s.room_id,
+        s.owner_id,
+        s.started_at,
+        s.day,
+        s.jurisdiction,
+        sorted({p.jurisdiction for p in s.players if p.jurisdiction}),
+        s.venue,
+        len(s.players),
+        s.rounds,
+        s.point_value,
+        m.scene_capital if m else None,
+        m.per_capita_capital if m else None,
+        m.rake if m else None,
+        s.source_file,
+        s.source_line,
+        s.minors,
     )
 
 
 PLAYER_COLUMNS = (
-    "platform", "session_id", "player_id", "name", "jurisdiction", "kin_group", "single_stake",
-    "round_win_loss", "session_win_loss", "net", "total_staked", "capital", "rounds",
-    "banker_rounds", "tier",
+    "platform",
+    "session_id",
+    "player_id",
+    "name",
+    "jurisdiction",
+    "kin_group",
+    "single_stake",
+    "round_win_loss",
+    "session_win_loss",
+    "net",
+    "total_staked",
+    "capital",
+    "rounds",
+    "banker_rounds",
+    "tier",
 )
 FINDING_COLUMNS = (
-    "run_id", "platform", "session_id", "kind", "subject", "tier", "jurisdiction", "payload",
+    "run_id",
+    "platform",
+    "session_id",
+    "kind",
+    "subject",
+    "tier",
+    "jurisdiction",
+    "payload",
     "line_id",
 )
 
@@ -340,9 +442,18 @@ def player_values(s: AuditedSession, money=_same) -> list[tuple]:
     for p in s.players:
         m = p.metrics
         figures = (
-            (money(m.single_stake), money(m.round_win_loss), money(m.session_win_loss),
-             money(m.net), money(m.total_staked), money(m.capital), m.rounds, m.banker_rounds)
-            if m else (None, None, None, None, None, None, 0, 0)
+            (
+                money(m.single_stake),
+                money(m.round_win_loss),
+                money(m.session_win_loss),
+                money(m.net),
+                money(m.total_staked),
+                money(m.capital),
+                m.rounds,
+                m.banker_rounds,
+            )
+            if m
+            else (None, None, None, None, None, None, 0, 0)
         )
         rows.append(
             (s.platform, s.session_id, p.id, p.name, p.jurisdiction, p.kin_group, *figures, p.tier)
@@ -358,8 +469,19 @@ def finding_values(run_id: int, s: AuditedSession, lines: LineIds) -> list[tuple
             line, text = lines.id_for(line_part(f)), json_text(own_part(f))
         else:
             line, text = None, json_text(f)
-        rows.append((run_id, s.platform, s.session_id, f.kind, f.subject,
-                     getattr(f, "tier", None), f.jurisdiction, text, line))
+        rows.append(
+            (
+                run_id,
+                s.platform,
+                s.session_id,
+                f.kind,
+                f.subject,
+                getattr(f, "tier", None),
+                f.jurisdiction,
+                text,
+                line,
+            )
+        )
     return rows
 
 

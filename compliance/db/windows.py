@@ -43,21 +43,34 @@ def window_figures(
         )
         players_of_run = tuple_(P.c.platform, P.c.player_id).in_(
             select(run_players.c.platform, run_players.c.player_id)
-            .join(run, and_(run_players.c.platform == run.c.platform,
-                            run_players.c.session_id == run.c.session_id))
+            .join(
+                run,
+                and_(
+                    run_players.c.platform == run.c.platform,
+                    run_players.c.session_id == run.c.session_id,
+                ),
+            )
             .where(of_run)
         )
     elif run_id is not None:  # most of the window is the run's: read it once, keep the run's
         owners_having = players_having = func.max(case((S.c.run_id == run_id, 1), else_=0)) == 1
     out: list[WindowFigures] = []
     for kind, keys in (("owner", (S.c.platform, S.c.owner_id)), ("platform", (S.c.platform,))):
-        where = in_window if kind == "platform" else and_(
-            in_window, S.c.owner_id.is_not(None), owners_of_run
+        where = (
+            in_window
+            if kind == "platform"
+            else and_(in_window, S.c.owner_id.is_not(None), owners_of_run)
         )
         totals = (
-            select(*keys, func.count(), func.sum(S.c.rake), func.sum(S.c.scene_capital),
-                   func.sum(S.c.minors))
-            .where(where).group_by(*keys)
+            select(
+                *keys,
+                func.count(),
+                func.sum(S.c.rake),
+                func.sum(S.c.scene_capital),
+                func.sum(S.c.minors),
+            )
+            .where(where)
+            .group_by(*keys)
         )
         if kind == "owner" and owners_having is not None:
             totals = totals.having(owners_having)
@@ -66,12 +79,15 @@ def window_figures(
             (tuple(r[:-1]), r[-1])
             for r in conn.execute(
                 select(*keys, func.count(func.distinct(P.c.player_id)))
-                .select_from(joined).where(where).group_by(*keys)
+                .select_from(joined)
+                .where(where)
+                .group_by(*keys)
             ).all()
         )
         places: dict[tuple, Counter] = defaultdict(Counter)
         for *key, place, n in conn.execute(
-            select(*keys, S.c.jurisdiction, func.count()).where(where)
+            select(*keys, S.c.jurisdiction, func.count())
+            .where(where)
             .group_by(*keys, S.c.jurisdiction)
         ).all():
             if place:
@@ -79,24 +95,50 @@ def window_figures(
         for *key, count, rake, capital, minors in sums:
             key = tuple(key)
             common = places[key].most_common(1)
-            out.append(WindowFigures(
-                kind=kind, id=key[-1], platform=key[0],
-                jurisdiction=common[0][0] if common else None, start=start, end=end,
-                sessions=count, capital=_money(capital), rake=_money(rake),
-                participants=people.get(key, 0), minors=int(minors or 0),
-            ))
+            out.append(
+                WindowFigures(
+                    kind=kind,
+                    id=key[-1],
+                    platform=key[0],
+                    jurisdiction=common[0][0] if common else None,
+                    start=start,
+                    end=end,
+                    sessions=count,
+                    capital=_money(capital),
+                    rake=_money(rake),
+                    participants=people.get(key, 0),
+                    minors=int(minors or 0),
+                )
+            )
     per_player = (
-        select(P.c.platform, P.c.player_id, func.count(), func.sum(P.c.net), func.sum(P.c.capital),
-               func.max(P.c.jurisdiction))
-        .select_from(joined).where(in_window, players_of_run).group_by(P.c.platform, P.c.player_id)
+        select(
+            P.c.platform,
+            P.c.player_id,
+            func.count(),
+            func.sum(P.c.net),
+            func.sum(P.c.capital),
+            func.max(P.c.jurisdiction),
+        )
+        .select_from(joined)
+        .where(in_window, players_of_run)
+        .group_by(P.c.platform, P.c.player_id)
     )
     if players_having is not None:
         per_player = per_player.having(players_having)
     for platform, player, count, net, capital, place in conn.execute(per_player).all():
-        out.append(WindowFigures(
-            kind="player", id=player, platform=platform, jurisdiction=place, start=start, end=end,
-            sessions=count, capital=_money(capital), net=_money(net),
-        ))
+        out.append(
+            WindowFigures(
+                kind="player",
+                id=player,
+                platform=platform,
+                jurisdiction=place,
+                start=start,
+                end=end,
+                sessions=count,
+                capital=_money(capital),
+                net=_money(net),
+            )
+        )
     return out
 
 
@@ -118,8 +160,9 @@ def sessions_behind(conn: Connection, w: WindowFigures) -> list[str]:
     else:
         query = (
             select(S.c.session_id)
-            .select_from(P.join(S, and_(P.c.platform == S.c.platform,
-                                        P.c.session_id == S.c.session_id)))
+            .select_from(
+                P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
+            )
             .where(where, P.c.player_id == w.id)
         )
     query = query.order_by(S.c.scene_capital.desc(), S.c.session_id).limit(SESSION_IDS_SHOWN)

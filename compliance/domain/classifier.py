@@ -31,6 +31,8 @@ RANK = {"H": 3, "M": 2, "L": 1}
 @lru_cache(maxsize=4096)
 def describe(comparison: Comparison) -> str:
     return comparison.describe()
+
+
 WAGE_METRIC = "per_capita_wage_ratio"
 
 
@@ -147,7 +149,10 @@ class Classifier:
         name = player.jurisdiction or facts.jurisdiction
         if not name:
             return self._missing(
-                facts, player, None, "jurisdiction",
+                facts,
+                player,
+                None,
+                "jurisdiction",
                 "the log names no jurisdiction and --jurisdiction was not given",
             )
         try:
@@ -160,7 +165,10 @@ class Classifier:
                 return prize
         if player.metrics is None or facts.metrics is None:
             return self._missing(
-                facts, player, where.code, "point_value",
+                facts,
+                player,
+                where.code,
+                "point_value",
                 "no point_value: points cannot be turned into yuan "
                 "(赌资 = points × value of a point, 2005 interpretation art. 8)",
             )
@@ -168,7 +176,10 @@ class Classifier:
         bands = rules.bands_for("player")
         if not bands:
             return self._missing(
-                facts, player, where.code, "threshold",
+                facts,
+                player,
+                where.code,
+                "threshold",
                 f"no threshold line in force for {where.name_zh} on {day.isoformat()}",
             )
         values = self._values(facts, player.metrics, rules, shared)
@@ -182,13 +193,19 @@ class Classifier:
         if best is None:
             if plan.needs_wage and WAGE_METRIC not in values:
                 return self._missing(
-                    facts, player, where.code, "wage_indicator",
+                    facts,
+                    player,
+                    where.code,
+                    "wage_indicator",
                     f"no monthly average wage for {where.name_zh} in {day.year} or before: "
                     "the reasonableness test compares per-capita capital with it",
                 )
             if not rules.defines("player", Tier.ADMINISTRATIVE):
                 return self._missing(
-                    facts, player, where.code, "threshold",
+                    facts,
+                    player,
+                    where.code,
+                    "threshold",
                     f"{where.name_zh} defines no 赌资较大 line in force on {day.isoformat()}; "
                     "the figures are below its other lines",
                 )
@@ -196,8 +213,18 @@ class Classifier:
         exemptions, would_be = self._exemptions(facts, player, rules, tier)
         shown = Tier.EXEMPT if exemptions else tier
         finding = self._threshold(
-            facts, player, where, rules, day, shown, best, best_leaves, values, plan.ladder,
-            exemptions, would_be,
+            facts,
+            player,
+            where,
+            rules,
+            day,
+            shown,
+            best,
+            best_leaves,
+            values,
+            plan.ladder,
+            exemptions,
+            would_be,
         )
         if shown >= Tier.ADMINISTRATIVE:
             finding.aggravations = self._aggravations(facts, player, rules, day)
@@ -217,11 +244,12 @@ class Classifier:
         for ag in rules.aggravations:
             if ag.kind == "repeat":
                 recent = [
-                    d for d in player.priors
-                    if d < day and (day - d).days <= (ag.within_days or 0)
+                    d for d in player.priors if d < day and (day - d).days <= (ag.within_days or 0)
                 ]
                 if recent:
-                    out.append(f"{ag.id}: {ag.text} (prior {max(recent).isoformat()}; {ag.article})")
+                    out.append(
+                        f"{ag.id}: {ag.text} (prior {max(recent).isoformat()}; {ag.article})"
+                    )
             elif ag.kind in present:
                 out.append(f"{ag.id}: {ag.text} ({ag.article})")
         return out
@@ -233,8 +261,18 @@ class Classifier:
         if not grounds:
             return None
         return self._threshold(
-            facts, player, where, rules, day, Tier.EXEMPT, None, [], {}, [],
-            [f"{e.id}: {e.text} ({e.article})" for e in grounds], None,
+            facts,
+            player,
+            where,
+            rules,
+            day,
+            Tier.EXEMPT,
+            None,
+            [],
+            {},
+            [],
+            [f"{e.id}: {e.text} ({e.article})" for e in grounds],
+            None,
         )
 
     def _plan(self, rules: Ruleset, bands, game_class: str | None, is_banker: bool) -> _Plan:
@@ -294,8 +332,20 @@ class Classifier:
         return bool(group) and all(p.kin_group == group for p in facts.players)
 
     def _threshold(
-        self, facts, player, where, rules: Ruleset, day, tier, band: Band | None, hit,
-        values, ladder, exemptions, would_be, subject: str | None = None,
+        self,
+        facts,
+        player,
+        where,
+        rules: Ruleset,
+        day,
+        tier,
+        band: Band | None,
+        hit,
+        values,
+        ladder,
+        exemptions,
+        would_be,
+        subject: str | None = None,
     ) -> ThresholdFinding:
         lead: Comparison | None = hit[0] if hit else None
         next_band, next_leaf = next_line(ladder, values, would_be or tier)
@@ -320,8 +370,7 @@ class Classifier:
             next_metric=next_leaf.metric if next_leaf else None,
             next_boundary=next_leaf.lower if next_leaf else None,
             margin_to_next=(
-                next_leaf.lower - next_value
-                if next_leaf and next_value is not None else None
+                next_leaf.lower - next_value if next_leaf and next_value is not None else None
             ),
             matched=[describe(leaf) for leaf in hit or []],
             exemptions=exemptions,
@@ -361,11 +410,12 @@ class Classifier:
         return found
 
 
-
 def ladder_of(admitted: list[Band]) -> _Plan:
     """A plan from the admitted bands, in the ruleset's (tier, seq) order."""
     ladder = tuple(
-        (band, leaf) for band in admitted for leaf in leaves(band.condition)
+        (band, leaf)
+        for band in admitted
+        for leaf in leaves(band.condition)
         if leaf.lower is not None
     )
     needs_wage = any(leaf.metric == WAGE_METRIC for b in admitted for leaf in leaves(b.condition))

@@ -106,8 +106,14 @@ Finding = ThresholdFinding | IntegrityFinding | IndeterminateFinding
 # What a threshold finding says of its line rather than of its player: the same
 # long texts for every player the line fits, so storage keeps them once.
 LINE_FIELDS = (
-    "tier_label", "instrument", "citation", "article", "penalty", "statutory_penalty",
-    "statutory_citation", "dispute_note",
+    "tier_label",
+    "instrument",
+    "citation",
+    "article",
+    "penalty",
+    "statutory_penalty",
+    "statutory_citation",
+    "dispute_note",
 )
 FIELD_ORDER = {name: i for i, name in enumerate(("kind", *ThresholdFinding.__struct_fields__))}
 

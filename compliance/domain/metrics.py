@@ -18,7 +18,11 @@ PLAYER_METRICS = ("single_stake", "round_win_loss", "session_win_loss", "total_s
 SESSION_METRICS = ("per_capita_capital", "scene_capital", "table_win_loss", "headcount")
 DERIVED_METRICS = ("per_capita_wage_ratio",)
 WINDOW_METRICS = (
-    "window_sessions", "window_rake", "window_capital", "window_participants", "window_win_loss",
+    "window_sessions",
+    "window_rake",
+    "window_capital",
+    "window_participants",
+    "window_win_loss",
 )
 AMOUNT_METRICS = frozenset(
     PLAYER_METRICS

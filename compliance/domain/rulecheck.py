@@ -24,8 +24,16 @@ from compliance.domain.metrics import ALL_METRICS
 from compliance.domain.rules import Band, Clause, Comparison, Condition, Instrument, RuleBook
 
 ONE_DAY = timedelta(days=1)
-CHECKS = ("overlap", "gap", "tier_order", "source", "versions", "unknown_metric",
-          "unknown_game_class", "dates")
+CHECKS = (
+    "overlap",
+    "gap",
+    "tier_order",
+    "source",
+    "versions",
+    "unknown_metric",
+    "unknown_game_class",
+    "dates",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +119,10 @@ def check_book(book: RuleBook) -> list[Problem]:
     """Every fault in the book, in a stable order."""
     found: dict[tuple, Problem] = {}
     for problem in (
-        *check_sources(book), *check_dates(book), *check_versions(book), *check_names(book),
+        *check_sources(book),
+        *check_dates(book),
+        *check_versions(book),
+        *check_names(book),
         *check_bands(book),
     ):
         found.setdefault((problem.check, problem.rows, problem.message), problem)
@@ -132,15 +143,21 @@ def check_sources(book: RuleBook) -> Iterable[Problem]:
             yield Problem("source", (f"wage {w.city} {w.year}",), "wage without a source")
     for m in book.multipliers:
         if not m.source.strip():
-            yield Problem("source", (f"multiplier {m.jurisdiction} {m.game_class}",),
-                          "multiplier without a source")
+            yield Problem(
+                "source",
+                (f"multiplier {m.jurisdiction} {m.game_class}",),
+                "multiplier without a source",
+            )
 
 
 def check_dates(book: RuleBook) -> Iterable[Problem]:
     for inst in book.instruments.values():
         if inst.effective_to is not None and inst.effective_to < inst.effective_from:
-            yield Problem("dates", (inst.id,), f"ends {inst.effective_to} before it begins "
-                          f"{inst.effective_from}")
+            yield Problem(
+                "dates",
+                (inst.id,),
+                f"ends {inst.effective_to} before it begins {inst.effective_from}",
+            )
 
 
 def _overlapping(a: Instrument, b: Instrument) -> bool:
@@ -157,8 +174,11 @@ def check_versions(book: RuleBook) -> Iterable[Problem]:
     for group, members in sorted(groups.items()):
         for a, b in combinations(sorted(members, key=lambda i: i.id), 2):
             if a.default and b.default and _overlapping(a, b):
-                yield Problem("versions", (a.id, b.id),
-                              f"both default in version group {group} and in force together")
+                yield Problem(
+                    "versions",
+                    (a.id, b.id),
+                    f"both default in version group {group} and in force together",
+                )
 
 
 def check_names(book: RuleBook) -> Iterable[Problem]:
@@ -172,12 +192,18 @@ def check_names(book: RuleBook) -> Iterable[Problem]:
             yield Problem("unknown_game_class", (band.id,), f"unknown game class {code!r}")
     for g in book.game_types.values():
         if g.game_class not in classes:
-            yield Problem("unknown_game_class", (f"game_type {g.code}",),
-                          f"unknown game class {g.game_class!r}")
+            yield Problem(
+                "unknown_game_class",
+                (f"game_type {g.code}",),
+                f"unknown game class {g.game_class!r}",
+            )
     for m in book.multipliers:
         if m.game_class not in classes:
-            yield Problem("unknown_game_class", (f"multiplier {m.jurisdiction} {m.game_class}",),
-                          f"unknown game class {m.game_class!r}")
+            yield Problem(
+                "unknown_game_class",
+                (f"multiplier {m.jurisdiction} {m.game_class}",),
+                f"unknown game class {m.game_class!r}",
+            )
 
 
 def _all_leaves(clause: Clause | None) -> list[Comparison]:
@@ -203,14 +229,19 @@ def in_force(
 ) -> dict[str, Instrument]:
     """Instruments in force on `day`, one per version group: the default, or `pick` in its group."""
     live = [
-        i for i in book.instruments.values()
+        i
+        for i in book.instruments.values()
         if i.in_force(day) and (jurisdiction is None or i.jurisdiction == jurisdiction)
     ]
     chosen: dict[str, Instrument] = {}
     for inst in live:
         key = inst.version_group or inst.id
         held = chosen.get(key)
-        if held is None or held.id != pick and (inst.id == pick or inst.default and not held.default):
+        if (
+            held is None
+            or held.id != pick
+            and (inst.id == pick or inst.default and not held.default)
+        ):
             chosen[key] = inst
     return {i.id: i for i in chosen.values()}
 
@@ -218,7 +249,8 @@ def in_force(
 def rivals(book: RuleBook, day: date, jurisdiction: str) -> list[str | None]:
     """None (the defaults), then every non-default version in force that day, each in turn."""
     return [None] + sorted(
-        i.id for i in book.instruments.values()
+        i.id
+        for i in book.instruments.values()
         if i.version_group and not i.default and i.jurisdiction == jurisdiction and i.in_force(day)
     )
 
@@ -267,30 +299,46 @@ def _pair(metric: str, low: tuple[Band, Interval], high: tuple[Band, Interval]):
         meeting = both.lo is not None and both.lo == both.hi and li.hi == hi.lo
         layered = li.hi is None and hi.lo is not None and li.lo is not None and hi.lo >= li.lo
         if not (meeting or layered):
-            yield Problem("overlap", (lb.id, hb.id),
-                          f"{metric} {both.describe()} is in both {lb.tier.code} {li.describe()} "
-                          f"and {hb.tier.code} {hi.describe()}")
+            yield Problem(
+                "overlap",
+                (lb.id, hb.id),
+                f"{metric} {both.describe()} is in both {lb.tier.code} {li.describe()} "
+                f"and {hb.tier.code} {hi.describe()}",
+            )
         return
     if li.is_above(hi):
-        yield Problem("tier_order", (hb.id, lb.id),
-                      f"{metric}: {hb.tier.code} at {hi.describe()} lies below "
-                      f"{lb.tier.code} at {li.describe()}; tiers must rise with the amount")
+        yield Problem(
+            "tier_order",
+            (hb.id, lb.id),
+            f"{metric}: {hb.tier.code} at {hi.describe()} lies below "
+            f"{lb.tier.code} at {li.describe()}; tiers must rise with the amount",
+        )
 
 
 def _gaps(metric: str, items: list[tuple[Band, Interval]]):
     """Figures between the lowest and highest line that no band covers."""
-    ordered = sorted(items, key=lambda it: (
-        it[1].lo is not None, it[1].lo if it[1].lo is not None else 0, not it[1].lo_in))
+    ordered = sorted(
+        items,
+        key=lambda it: (
+            it[1].lo is not None,
+            it[1].lo if it[1].lo is not None else 0,
+            not it[1].lo_in,
+        ),
+    )
     reach_band, reach = ordered[0][0], ordered[0][1]
     for band, iv in ordered[1:]:
         if reach.hi is None:
             return
-        if iv.lo is not None and (iv.lo > reach.hi or (iv.lo == reach.hi and not (
-                reach.hi_in or iv.lo_in))):
+        if iv.lo is not None and (
+            iv.lo > reach.hi or (iv.lo == reach.hi and not (reach.hi_in or iv.lo_in))
+        ):
             hole = Interval(reach.hi, not reach.hi_in, iv.lo, not iv.lo_in)
-            yield Problem("gap", (reach_band.id, band.id),
-                          f"{metric} {hole.describe()} is in no band between "
-                          f"{reach_band.tier.code} {reach.describe()} and "
-                          f"{band.tier.code} {iv.describe()}")
+            yield Problem(
+                "gap",
+                (reach_band.id, band.id),
+                f"{metric} {hole.describe()} is in no band between "
+                f"{reach_band.tier.code} {reach.describe()} and "
+                f"{band.tier.code} {iv.describe()}",
+            )
         if iv.hi is None or (reach.hi < iv.hi) or (reach.hi == iv.hi and iv.hi_in):
             reach_band, reach = band, iv

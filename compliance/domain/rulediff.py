@@ -38,13 +38,17 @@ class Change:
         if self.kind == "added":
             out += [f"    {name}: {after or '—'}" for name, _, after in self.fields]
         else:
-            out += [f"    {name}: {before or '—'} → {after or '—'}"
-                    for name, before, after in self.fields]
+            out += [
+                f"    {name}: {before or '—'} → {after or '—'}"
+                for name, before, after in self.fields
+            ]
         return out
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "kind": self.kind, "table": self.table, "key": self.key,
+            "kind": self.kind,
+            "table": self.table,
+            "key": self.key,
             "fields": [{"field": n, "before": b, "after": a} for n, b, a in self.fields],
         }
 
@@ -104,9 +108,11 @@ def rows_of(book: RuleBook) -> dict[str, dict[str, dict[str, str]]]:
         items = value.values() if isinstance(value, dict) else value
         out[f.name] = {
             row_key(f.name, row): {
-                g.name: condition_words(row.condition) if g.name == "condition"
+                g.name: condition_words(row.condition)
+                if g.name == "condition"
                 else words(getattr(row, g.name))
-                for g in dataclasses.fields(row) if g.name not in IGNORED
+                for g in dataclasses.fields(row)
+                if g.name not in IGNORED
             }
             for row in items
         }
@@ -163,8 +169,9 @@ def book_on(book: RuleBook, day: date) -> RuleBook:
     )
 
 
-def diff_dates(book: RuleBook, first: date, second: date,
-               jurisdiction: str | None = None) -> list[Change]:
+def diff_dates(
+    book: RuleBook, first: date, second: date, jurisdiction: str | None = None
+) -> list[Change]:
     """What comes into and goes out of force between two dates."""
     return diff_books(book_on(book, first), book_on(book, second), jurisdiction)
 

@@ -17,8 +17,10 @@ from compliance.domain.rules import BOUND_KEYS, Clause, Comparison, Condition, R
 from compliance.errors import RulesError
 
 RIVAL = {"min": "above", "above": "min", "max": "below", "below": "max"}
-SETTING = re.compile(r"^(?P<band>[^=]+)\.(?P<metric>[a-z_]+)\.(?P<bound>min|max|above|below)"
-                     r"=(?P<value>.+)$")
+SETTING = re.compile(
+    r"^(?P<band>[^=]+)\.(?P<metric>[a-z_]+)\.(?P<bound>min|max|above|below)"
+    r"=(?P<value>.+)$"
+)
 
 
 def overlay(base: RuleBook, patch: RuleBook) -> RuleBook:
@@ -48,8 +50,10 @@ class BoundSetting:
     def parse(cls, text: str) -> BoundSetting:
         m = SETTING.match(text.strip())
         if not m:
-            raise RulesError(f"bad setting {text!r}: expected BAND.METRIC.BOUND=VALUE, BOUND one "
-                             "of min, max, above, below (e.g. hn-2015-general-stake.single_stake.max=100)")
+            raise RulesError(
+                f"bad setting {text!r}: expected BAND.METRIC.BOUND=VALUE, BOUND one "
+                "of min, max, above, below (e.g. hn-2015-general-stake.single_stake.max=100)"
+            )
         raw = m["value"].strip()
         if raw.lower() == "none":
             value = None

@@ -170,7 +170,9 @@ class Instrument:
     note: str = ""
 
     def in_force(self, day: date) -> bool:
-        return self.effective_from <= day and (self.effective_to is None or day <= self.effective_to)
+        return self.effective_from <= day and (
+            self.effective_to is None or day <= self.effective_to
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,7 +76,8 @@ def judge_window(classifier: Classifier, w: WindowFigures) -> ThresholdFinding |
         return None
     rules = classifier.resolver.ruleset(where.code, w.end)
     bands = [
-        b for b in rules.bands_for(w.kind)
+        b
+        for b in rules.bands_for(w.kind)
         if b.admits(None, False) and (w.kind != "player" or uses_window(b))
     ]
     if not bands:
@@ -90,20 +91,37 @@ def judge_window(classifier: Classifier, w: WindowFigures) -> ThresholdFinding |
     if best is None and w.kind == "player":
         return None
     facts = SessionFacts(
-        platform=w.platform, session_id=None, game="*", game_class=None, day=w.end,
-        jurisdiction=where.code, players=(), metrics=None,
+        platform=w.platform,
+        session_id=None,
+        game="*",
+        game_class=None,
+        day=w.end,
+        jurisdiction=where.code,
+        players=(),
+        metrics=None,
     )
     subject = PlayerFacts(w.id, where.code, None, None)
     tier = best.tier if best else Tier.BELOW_THRESHOLD
     finding = classifier._threshold(
-        facts, subject, where, rules, w.end, tier, best, hit, values, ladder_of(bands).ladder,
-        [], None,
+        facts,
+        subject,
+        where,
+        rules,
+        w.end,
+        tier,
+        best,
+        hit,
+        values,
+        ladder_of(bands).ladder,
+        [],
+        None,
         subject=w.subject,
     )
     if w.minors and tier >= Tier.ADMINISTRATIVE:
         finding.aggravations = [
             f"{ag.id}: {ag.text} ({w.minors} minor players in the window; {ag.article})"
-            for ag in rules.aggravations if ag.kind == "minor"
+            for ag in rules.aggravations
+            if ag.kind == "minor"
         ]
     finding.window_start = w.start.isoformat()
     finding.window_end = w.end.isoformat()

@@ -114,7 +114,9 @@ class Game(Protocol):
     # An engine may also offer `tally_session(session, player_ids) -> SessionTally`:
     # the replay summed up in one pass, equal to metrics.tally(replay(session)).
 
-    def describe(self, hand: list[str] | dict[str, Any], variant: Variant | None = None) -> dict[str, Any]:
+    def describe(
+        self, hand: list[str] | dict[str, Any], variant: Variant | None = None
+    ) -> dict[str, Any]:
         """What a hand is (for `games eval`): a JSON-ready description.
 
         `hand` is the card strings given on the command line, or, for hands
@@ -177,7 +179,9 @@ def compare_claims(
     wrong += tuple(p for p in claimed if p not in deltas and claimed[p] != 0)
     if not wrong:
         return None
-    detail = "; ".join(f"{p} claimed {claimed.get(p, 0)}, rules give {deltas.get(p, 0)}" for p in wrong)
+    detail = "; ".join(
+        f"{p} claimed {claimed.get(p, 0)}, rules give {deltas.get(p, 0)}" for p in wrong
+    )
     return Integrity(
         round=index,
         check=SETTLEMENT_MISMATCH,

@@ -176,9 +176,7 @@ def _count_lines(fh, start: int, upto: int) -> int:
     return count
 
 
-def read_sessions(
-    path: str, start: int = 0, end: int | None = None
-) -> Iterator[Located | Reject]:
+def read_sessions(path: str, start: int = 0, end: int | None = None) -> Iterator[Located | Reject]:
     """Every session of a file (or byte range), in order, or the reject it became;
     where the rest of a file cannot be read, one reject says from which line."""
     try:

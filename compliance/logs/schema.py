@@ -31,7 +31,7 @@ def session_schema() -> dict[str, Any]:
     }
     session_def["properties"]["game"] = {"enum": sorted(round_types)}
     session_def["properties"]["point_value"] = {
-        "description": "Yuan per point: a positive number, or a decimal string such as \"0.1\".",
+        "description": 'Yuan per point: a positive number, or a decimal string such as "0.1".',
         "anyOf": [
             {"type": "number", "exclusiveMinimum": 0},
             {"type": "string", "pattern": r"^\d+(\.\d+)?$"},

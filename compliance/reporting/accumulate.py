@@ -83,7 +83,12 @@ class Exposures:
 
     def top(self) -> list[Exposure]:
         return [
-            Exposure(key, self.labels[key], self.sessions[key], round(value, 2),
-                     Tier(int(self.worst[key])).code if key in self.worst else None)
+            Exposure(
+                key,
+                self.labels[key],
+                self.sessions[key],
+                round(value, 2),
+                Tier(int(self.worst[key])).code if key in self.worst else None,
+            )
             for key, value in self.capital.most_common(TOP)
         ]

@@ -18,15 +18,30 @@ from compliance.reporting.labels import Labels
 from compliance.reporting.model import NEAR_BINS, Report
 
 CJK_FAMILIES = (
-    "Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Serif CJK SC", "Source Han Sans SC",
-    "Source Han Sans CN", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Droid Sans Fallback",
-    "SimHei", "Microsoft YaHei", "PingFang SC", "Heiti SC", "AR PL UMing CN",
+    "Noto Sans CJK SC",
+    "Noto Sans CJK JP",
+    "Noto Serif CJK SC",
+    "Source Han Sans SC",
+    "Source Han Sans CN",
+    "WenQuanYi Zen Hei",
+    "WenQuanYi Micro Hei",
+    "Droid Sans Fallback",
+    "SimHei",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "Heiti SC",
+    "AR PL UMing CN",
 )
 CJK_FILE_HINTS = ("cjk", "wqy", "droidsansfallback", "sourcehan", "simhei", "msyh", "pingfang")
 COLORS = {
-    "exempt": "#9ccc9c", "below_threshold": "#cfd8dc", "administrative": "#ffd54f",
-    "administrative_serious": "#ffa040", "administrative_very_serious": "#f4511e",
-    "criminal": "#c62828", "criminal_serious": "#6d0f0f", "integrity": "#7e57c2",
+    "exempt": "#9ccc9c",
+    "below_threshold": "#cfd8dc",
+    "administrative": "#ffd54f",
+    "administrative_serious": "#ffa040",
+    "administrative_very_serious": "#f4511e",
+    "criminal": "#c62828",
+    "criminal_serious": "#6d0f0f",
+    "integrity": "#7e57c2",
     "indeterminate": "#78909c",
 }
 ORDER = (*TIER_CODES, "integrity", "indeterminate")
@@ -62,13 +77,23 @@ def draw_all(report: Report, labels: Labels, family: str | None) -> dict[str, Ma
 
     fonts = [family, "DejaVu Sans"] if family else ["DejaVu Sans"]
     drawers = {
-        "by_place": _by_place, "distribution": _distribution, "near_misses": _near_misses,
-        "exposure": _exposure, "over_time": _over_time, "mismatches": _mismatches,
+        "by_place": _by_place,
+        "distribution": _distribution,
+        "near_misses": _near_misses,
+        "exposure": _exposure,
+        "over_time": _over_time,
+        "mismatches": _mismatches,
     }
     out: dict[str, Markup | None] = {}
     for name, draw in drawers.items():
-        style = {"font.family": fonts, "svg.fonttype": "path", "text.parse_math": False,
-                 "svg.hashsalt": f"chart-{name}", "axes.unicode_minus": False, "font.size": 9}
+        style = {
+            "font.family": fonts,
+            "svg.fonttype": "path",
+            "text.parse_math": False,
+            "svg.hashsalt": f"chart-{name}",
+            "axes.unicode_minus": False,
+            "font.size": 9,
+        }
         with matplotlib.rc_context(style):
             figure = draw(report, labels)
             out[name] = None if figure is None else _svg(figure, name, labels)
@@ -87,15 +112,22 @@ def _svg(figure, name: str, labels: Labels) -> Markup:
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
-    text = text[text.index("<svg"):]
+    text = text[text.index("<svg") :]
     title = escape(labels.main(name))
-    text = text.replace("<svg ", f'<svg class="chart" data-chart="{name}" role="img" '
-                        f'aria-label="{title}" ', 1)
+    text = text.replace(
+        "<svg ", f'<svg class="chart" data-chart="{name}" role="img" aria-label="{title}" ', 1
+    )
     return Markup(text)
 
 
-def _stacked(ax, categories: list[str], series: dict[str, list[int]], colors: dict[str, str],
-             names: dict[str, str], horizontal: bool) -> None:
+def _stacked(
+    ax,
+    categories: list[str],
+    series: dict[str, list[int]],
+    colors: dict[str, str],
+    names: dict[str, str],
+    horizontal: bool,
+) -> None:
     base = [0] * len(categories)
     positions = range(len(categories))
     for key, values in series.items():
@@ -110,16 +142,24 @@ def _stacked(ax, categories: list[str], series: dict[str, list[int]], colors: di
         ax.set_yticks(list(positions), categories)
         ax.invert_yaxis()
     else:
-        ax.set_xticks(list(positions), categories, rotation=45 if len(categories) > 6 else 0,
-                      ha="right" if len(categories) > 6 else "center")
+        ax.set_xticks(
+            list(positions),
+            categories,
+            rotation=45 if len(categories) > 6 else 0,
+            ha="right" if len(categories) > 6 else "center",
+        )
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
 
 
 def _by_place(report: Report, labels: Labels):
     if not report.by_place:
         return None
-    codes = sorted(report.by_place, key=lambda c: -sum(
-        n for k, n in report.by_place[c].items() if k not in ("exempt", "below_threshold")))
+    codes = sorted(
+        report.by_place,
+        key=lambda c: (
+            -sum(n for k, n in report.by_place[c].items() if k not in ("exempt", "below_threshold"))
+        ),
+    )
     figure, (ax,) = _figure(1.2 + 0.35 * len(codes))
     series = {k: [report.by_place[c].get(k, 0) for c in codes] for k in ORDER}
     names = {k: labels.tier(k) for k in ORDER}
@@ -156,9 +196,15 @@ def _distribution(report: Report, labels: Labels):
             ax.axvline(line.value, color=COLORS[line.tier], linewidth=1.4, linestyle="--")
             place = labels.place(line.jurisdiction, report.places).rsplit(" ", 1)[0]
             only = f" ({', '.join(line.game_classes)})" if line.game_classes else ""
-            ax.text(line.value, 1.0 - 0.09 * (i % 8), f" {place} {line.value:g}{only}",
-                    transform=ax.get_xaxis_transform(), fontsize=6.5, va="top",
-                    color=COLORS[line.tier] if line.tier != "administrative" else "#a07800")
+            ax.text(
+                line.value,
+                1.0 - 0.09 * (i % 8),
+                f" {place} {line.value:g}{only}",
+                transform=ax.get_xaxis_transform(),
+                fontsize=6.5,
+                va="top",
+                color=COLORS[line.tier] if line.tier != "administrative" else "#a07800",
+            )
     axes[-1].set_xlabel(labels("line_note"))
     return figure
 
@@ -179,9 +225,14 @@ def _near_misses(report: Report, labels: Labels):
     figure, (ax,) = _figure(2.8)
     keys = [k for k in ORDER if k in report.near_miss_bins]
     centres = [(a + b) / 2 for a, b in pairwise(NEAR_BINS)]
-    ax.hist([centres] * len(keys), bins=list(NEAR_BINS), stacked=True,
-            weights=[report.near_miss_bins[k] for k in keys], color=[COLORS[k] for k in keys],
-            label=[f"→ {labels.tier(k)}" for k in keys])
+    ax.hist(
+        [centres] * len(keys),
+        bins=list(NEAR_BINS),
+        stacked=True,
+        weights=[report.near_miss_bins[k] for k in keys],
+        color=[COLORS[k] for k in keys],
+        label=[f"→ {labels.tier(k)}" for k in keys],
+    )
     ax.set_xlabel(labels("margin_share"))
     ax.set_ylabel(labels("count"))
     ax.set_title(labels("near_misses"))
@@ -192,8 +243,11 @@ def _near_misses(report: Report, labels: Labels):
 def _exposure(report: Report, labels: Labels):
     from matplotlib.ticker import FuncFormatter
 
-    groups = [("rooms", report.top_rooms), ("owners", report.top_owners),
-              ("top_players", report.top_players)]
+    groups = [
+        ("rooms", report.top_rooms),
+        ("owners", report.top_owners),
+        ("top_players", report.top_players),
+    ]
     if not any(items for _, items in groups):
         return None
     figure, axes = _figure(7.5, 3, 1)
@@ -233,8 +287,14 @@ def _mismatches(report: Report, labels: Labels):
     series = {c: [report.mismatches[g].get(c, 0) for g in games] for c in checks}
     colors = {c: CHECK_COLORS[i % len(CHECK_COLORS)] for i, c in enumerate(checks)}
     figure, (ax,) = _figure(3.0)
-    _stacked(ax, [labels.game(g) for g in games], series, colors,
-             {c: labels.check(c) for c in checks}, False)
+    _stacked(
+        ax,
+        [labels.game(g) for g in games],
+        series,
+        colors,
+        {c: labels.check(c) for c in checks},
+        False,
+    )
     ax.set_ylabel(labels("count"))
     ax.set_title(labels("mismatches"))
     return figure

@@ -9,8 +9,18 @@ from collections.abc import Iterator
 from compliance.reporting.model import Report
 from compliance.reporting.stream import CSV_COLUMNS, safe_cell
 
-COLUMNS = (*CSV_COLUMNS[:4], "name", "game", "day", "room_id", "owner_id", *CSV_COLUMNS[4:],
-           "next_tier", "margin_to_next", "dispute_note")
+COLUMNS = (
+    *CSV_COLUMNS[:4],
+    "name",
+    "game",
+    "day",
+    "room_id",
+    "owner_id",
+    *CSV_COLUMNS[4:],
+    "next_tier",
+    "margin_to_next",
+    "dispute_note",
+)
 
 
 def render_csv(report: Report) -> str:

@@ -31,9 +31,15 @@ def render_html(report: Report, lang: str = "zh", cjk_family: str | None | bool 
         notes.append(labels("no_cjk"))
     template = _env.get_template("report.html.j2")
     return template.render(
-        r=report, L=labels, lang=lang, charts=charts.draw_all(report, chart_labels, family),
-        font=family, notes=notes, rows=[describe(f, labels) for f in report.findings[:MAX_ROWS]],
-        total=report.total, shown=min(report.total, MAX_ROWS),
+        r=report,
+        L=labels,
+        lang=lang,
+        charts=charts.draw_all(report, chart_labels, family),
+        font=family,
+        notes=notes,
+        rows=[describe(f, labels) for f in report.findings[:MAX_ROWS]],
+        total=report.total,
+        shown=min(report.total, MAX_ROWS),
         near=[describe(f, labels) for f in report.near_misses[:MAX_NEAR]],
         tier_rows=[(code, report.tiers.get(code, 0)) for code in charts.ORDER[:-2]],
         filters={k: v for k, v in report.query.describe().items() if v not in (None, [])},
@@ -45,8 +51,11 @@ def describe(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
     kind = f["kind"]
     if kind == "threshold":
         result, css = labels.tier(f["tier"]), f["tier"]
-        figure = (f"{f.get('metric')} = {_num(f.get('value'))} ({f.get('boundary')})"
-                  if f.get("value") is not None else (f.get("boundary") or ""))
+        figure = (
+            f"{f.get('metric')} = {_num(f.get('value'))} ({f.get('boundary')})"
+            if f.get("value") is not None
+            else (f.get("boundary") or "")
+        )
         if not figure and f.get("next_metric"):
             figure = f"{f['next_metric']} → {_num(f.get('next_boundary'))}"
         if f.get("exemptions"):
@@ -64,16 +73,26 @@ def describe(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
     if f.get("name"):
         subject = f"{f['name']} ({subject})"
     return {
-        "css": css, "result": result, "figure": figure, "subject": subject,
-        "session": session, "platform": f["platform"], "day": f.get("day", ""),
-        "game": labels.game(f.get("game", "")), "place": f.get("jurisdiction") or "-",
-        "place_name": f.get("jurisdiction_name") or "", "rule": f.get("rule") or "",
-        "citation": f.get("citation") or "", "confidence": labels.confidence(f.get("confidence")),
+        "css": css,
+        "result": result,
+        "figure": figure,
+        "subject": subject,
+        "session": session,
+        "platform": f["platform"],
+        "day": f.get("day", ""),
+        "game": labels.game(f.get("game", "")),
+        "place": f.get("jurisdiction") or "-",
+        "place_name": f.get("jurisdiction_name") or "",
+        "rule": f.get("rule") or "",
+        "citation": f.get("citation") or "",
+        "confidence": labels.confidence(f.get("confidence")),
         "statute": f.get("statutory_penalty") or "",
         "disputed": f.get("dispute_note") or ("disputed" if f.get("disputed") else ""),
-        "next_tier": labels.tier(f.get("next_tier")), "margin": _num(f.get("margin_to_next")),
+        "next_tier": labels.tier(f.get("next_tier")),
+        "margin": _num(f.get("margin_to_next")),
         "share": f"{100 * f['margin_share']:.1f}%" if "margin_share" in f else "",
-        "room": f.get("room_id") or "", "owner": f.get("owner_id") or "",
+        "room": f.get("room_id") or "",
+        "owner": f.get("owner_id") or "",
     }
 
 

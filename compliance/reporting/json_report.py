@@ -22,21 +22,39 @@ def as_dict(report: Report) -> dict[str, Any]:
         "generated_at": report.generated_at.isoformat(),
         "filters": report.query.describe(),
         "runs": [
-            {"id": r.id, "started_at": r.started_at.isoformat() if r.started_at else None,
-             "files": list(r.files), "sessions": r.sessions, "rejects": r.rejects,
-             "finished": r.finished}
+            {
+                "id": r.id,
+                "started_at": r.started_at.isoformat() if r.started_at else None,
+                "files": list(r.files),
+                "sessions": r.sessions,
+                "rejects": r.rejects,
+                "finished": r.finished,
+            }
             for r in report.runs
         ],
         "summary": {
-            "sessions": report.sessions, "rejects": report.rejects, "players": report.players,
-            "findings": dict(report.kinds), "tiers": dict(report.tiers),
+            "sessions": report.sessions,
+            "rejects": report.rejects,
+            "players": report.players,
+            "findings": dict(report.kinds),
+            "tiers": dict(report.tiers),
         },
         "by_jurisdiction": {code: dict(c) for code, c in report.by_place.items()},
         "threshold_lines": [asdict(line) for line in report.lines],
         "near_misses_total": sum(sum(bins) for bins in report.near_miss_bins.values()),
         "near_misses": [
-            {k: f.get(k) for k in ("session_id", "subject", "jurisdiction", "tier", "next_tier",
-                                   "margin_to_next", "margin_share")}
+            {
+                k: f.get(k)
+                for k in (
+                    "session_id",
+                    "subject",
+                    "jurisdiction",
+                    "tier",
+                    "next_tier",
+                    "margin_to_next",
+                    "margin_share",
+                )
+            }
             for f in report.near_misses
         ],
         "top_rooms": [asdict(e) for e in report.top_rooms],

@@ -1,6 +1,6 @@
 """docs/jurisdictions.md, generated from the rule data: a table per jurisdiction.
 
-    python -m compliance.reporting.jurisdictions_doc > docs/jurisdictions.md
+python -m compliance.reporting.jurisdictions_doc > docs/jurisdictions.md
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ def render(book: RuleBook) -> str:
     ]
     order = sorted(book.jurisdictions.values(), key=lambda j: (LEVELS.get(j.level, 9), j.code))
     for j in order:
-        parent = f", in {book.jurisdictions[j.parent].name_zh}" if j.parent in book.jurisdictions else ""
+        parent = (
+            f", in {book.jurisdictions[j.parent].name_zh}" if j.parent in book.jurisdictions else ""
+        )
         out += [f"## {j.name_zh} {j.name_en} ({j.code}, {j.level}{parent})", ""]
         instruments = [i for i in book.instruments.values() if i.jurisdiction == j.code]
         if not instruments:
@@ -53,8 +55,11 @@ def render(book: RuleBook) -> str:
             )
         bands = [b for b in book.bands if b.jurisdiction == j.code]
         if bands:
-            out += ["", "| band | subject | tier | condition | games / role | instrument |",
-                    "|---|---|---|---|---|---|"]
+            out += [
+                "",
+                "| band | subject | tier | condition | games / role | instrument |",
+                "|---|---|---|---|---|---|",
+            ]
             for b in bands:
                 scope = ", ".join(sorted(b.game_classes)) or "all"
                 if b.role:
@@ -64,7 +69,10 @@ def render(book: RuleBook) -> str:
                     f"| {scope} | {b.instrument} |"
                 )
         for w in (w for w in book.wages if w.city == j.code):
-            out += ["", f"Monthly average wage {w.year}: {w.monthly} yuan ({w.confidence}; {_cell(w.source)})."]
+            out += [
+                "",
+                f"Monthly average wage {w.year}: {w.monthly} yuan ({w.confidence}; {_cell(w.source)}).",
+            ]
         out.append("")
     return "\n".join(out) + "\n"
 

@@ -9,7 +9,10 @@ LANGS = ("zh", "en")
 
 TEXT: dict[str, tuple[str, str]] = {
     "title": ("合规报告", "Compliance report"),
-    "not_advice": ("本报告仅供参考，不构成法律意见。", "This report informs; it is not legal advice."),
+    "not_advice": (
+        "本报告仅供参考，不构成法律意见。",
+        "This report informs; it is not legal advice.",
+    ),
     "disclaimer": (
         "结论依据所引规范及其可信度; 具体案件请咨询律师。",
         "Findings rest on the cited instruments and their confidence; for a real case, "
@@ -44,7 +47,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "capital": ("赌资 (元)", "capital (yuan)"),
     "over_time": ("结论随时间", "Findings over time"),
     "month": ("月份", "month"),
-    "mismatches": ("按游戏的结算不符等完整性问题", "Settlement mismatches and other integrity findings by game"),
+    "mismatches": (
+        "按游戏的结算不符等完整性问题",
+        "Settlement mismatches and other integrity findings by game",
+    ),
     "table": ("结论明细 (按严重程度)", "Findings, most severe first"),
     "session": ("场次", "session"),
     "subject": ("对象", "subject"),
@@ -61,9 +67,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "margin": ("差额", "margin"),
     "line_note": ("竖线: 各法域界线 (下限)", "vertical lines: each jurisdiction's lower bounds"),
     "none": ("无", "none"),
-    "shown": ("显示前 {shown} 条，共 {total} 条; 完整列表见 CSV / JSON 导出。",
-              "{shown} of {total} shown; the CSV and JSON exports hold them all."),
-    "no_cjk": ("未找到中文字体: 图表标签仅用英文。", "No CJK font found: chart labels are in English only."),
+    "shown": (
+        "显示前 {shown} 条，共 {total} 条; 完整列表见 CSV / JSON 导出。",
+        "{shown} of {total} shown; the CSV and JSON exports hold them all.",
+    ),
+    "no_cjk": (
+        "未找到中文字体: 图表标签仅用英文。",
+        "No CJK font found: chart labels are in English only.",
+    ),
     "integrity": ("完整性问题", "integrity"),
     "indeterminate": ("无法判定", "indeterminate"),
     "threshold": ("档次", "threshold"),
@@ -72,12 +83,21 @@ TEXT: dict[str, tuple[str, str]] = {
 }
 
 GAMES = {
-    "douniu": "斗牛", "chexuan": "扯旋", "paigow": "牌九", "yuhuan": "玉环麻将",
-    "guandan": "掼蛋", "shengji": "升级", "chihuoguo": "吃火锅", "bianselong": "变色龙",
+    "douniu": "斗牛",
+    "chexuan": "扯旋",
+    "paigow": "牌九",
+    "yuhuan": "玉环麻将",
+    "guandan": "掼蛋",
+    "shengji": "升级",
+    "chihuoguo": "吃火锅",
+    "bianselong": "变色龙",
 }
 CHECKS = {
-    "settlement_mismatch": "结算不符", "illegal_action": "违规操作", "wrong_banker": "庄家错误",
-    "impossible_deal": "不可能的牌", "negative_chips": "筹码为负",
+    "settlement_mismatch": "结算不符",
+    "illegal_action": "违规操作",
+    "wrong_banker": "庄家错误",
+    "impossible_deal": "不可能的牌",
+    "negative_chips": "筹码为负",
 }
 CONFIDENCE = {"H": ("高", "high"), "M": ("中", "medium"), "L": ("低", "low")}
 

@@ -7,8 +7,20 @@ from compliance.reporting.html import MAX_ROWS, describe
 from compliance.reporting.labels import Labels
 from compliance.reporting.model import Report
 
-_ESCAPES = str.maketrans({"|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;", "\n": " ",
-                          "`": "\\`", "[": "\\[", "]": "\\]", "*": "\\*", "_": "\\_"})
+_ESCAPES = str.maketrans(
+    {
+        "|": "\\|",
+        "<": "&lt;",
+        ">": "&gt;",
+        "&": "&amp;",
+        "\n": " ",
+        "`": "\\`",
+        "[": "\\[",
+        "]": "\\]",
+        "*": "\\*",
+        "_": "\\_",
+    }
+)
 
 
 def cell(value) -> str:
@@ -32,8 +44,11 @@ def render_markdown(report: Report, lang: str = "zh") -> str:
         "|---|---:|",
     ]
     out += [f"| {L.tier(t)} | {n} |" for t, n in sorted(report.tiers.items(), key=_rank)]
-    out += [f"| {L('integrity')} | {report.kinds.get('integrity', 0)} |",
-            f"| {L('indeterminate')} | {report.kinds.get('indeterminate', 0)} |", ""]
+    out += [
+        f"| {L('integrity')} | {report.kinds.get('integrity', 0)} |",
+        f"| {L('indeterminate')} | {report.kinds.get('indeterminate', 0)} |",
+        "",
+    ]
     out += [f"## {L('table')}", ""]
     if report.total > MAX_ROWS:
         out += [L("shown", shown=MAX_ROWS, total=report.total), ""]
@@ -42,9 +57,16 @@ def render_markdown(report: Report, lang: str = "zh") -> str:
     for f in report.findings[:MAX_ROWS]:
         row = describe(f, L)
         figure = row["figure"] + (f" ({L('disputed')})" if row["disputed"] else "")
-        cells = (row["result"], f"{row['platform']}/{row['session']}", row["subject"],
-                 f"{row['place_name']} {row['place']}", figure, row["rule"], row["citation"],
-                 row["confidence"])
+        cells = (
+            row["result"],
+            f"{row['platform']}/{row['session']}",
+            row["subject"],
+            f"{row['place_name']} {row['place']}",
+            figure,
+            row["rule"],
+            row["citation"],
+            row["confidence"],
+        )
         out.append("| " + " | ".join(cell(c) for c in cells) + " |")
     out += ["", f"{L('not_advice')} {L('disclaimer')}", ""]
     return "\n".join(out)

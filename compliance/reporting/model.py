@@ -51,8 +51,11 @@ class ReportQuery:
 
     def describe(self) -> dict[str, Any]:
         return {
-            "run": self.run, "jurisdiction": self.jurisdiction, "game": self.game,
-            "platform": self.platform, "tier": list(self.tiers),
+            "run": self.run,
+            "jurisdiction": self.jurisdiction,
+            "game": self.game,
+            "platform": self.platform,
+            "tier": list(self.tiers),
             "since": self.since.isoformat() if self.since else None,
             "until": self.until.isoformat() if self.until else None,
         }
@@ -187,14 +190,22 @@ def severity(finding: dict[str, Any]) -> float:
 def order_key(finding: dict[str, Any]) -> tuple[float, float, bool]:
     """Most severe first, then the larger figure, then windows (organisers) before
     sessions; otherwise in the order audited."""
-    return (-severity(finding), -float(finding.get("value") or 0),
-            finding.get("session_id") is not None)
+    return (
+        -severity(finding),
+        -float(finding.get("value") or 0),
+        finding.get("session_id") is not None,
+    )
 
 
 def enrich(fact: FindingFact) -> dict[str, Any]:
     """A finding's JSON with where and when its session was played, and the player's name."""
-    return dict(fact.payload, day=fact.day.isoformat(), room_id=fact.room_id,
-                owner_id=fact.owner_id, name=fact.name)
+    return dict(
+        fact.payload,
+        day=fact.day.isoformat(),
+        room_id=fact.room_id,
+        owner_id=fact.owner_id,
+        name=fact.name,
+    )
 
 
 def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
@@ -222,8 +233,11 @@ def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
             player_codes.add(p.jurisdiction)
         if p.single_stake is not None:
             stakes.add((p.jurisdiction or "-", p.single_stake))
-        people.add(f"{p.platform}/{p.player_id}",
-                   f"{p.name} ({p.player_id})" if p.name else p.player_id, p.capital)
+        people.add(
+            f"{p.platform}/{p.player_id}",
+            f"{p.name} ({p.player_id})" if p.name else p.player_id,
+            p.capital,
+        )
     tally = _FindingTally(rooms, owners, people)
     shown = Kept(SHOWN, order_key)
     for fact in source.findings:
@@ -237,15 +251,29 @@ def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
             if j:
                 places[code] = (j.name_zh, j.name_en)
     return Report(
-        query=query, generated_at=now, runs=source.runs, sessions=sessions,
-        rejects=source.rejects, players=len(distinct), kinds=tally.kinds, tiers=tally.tiers,
-        findings=shown.result(), places=places, by_place=dict(tally.by_place),
-        single_stakes=stakes.items, per_capita=per_capita.items,
-        lines=threshold_lines(source.book, session_codes | player_codes,
-                              query.until or last_day, query),
-        near_misses=tally.near.result(), top_rooms=rooms.top(), top_owners=owners.top(),
-        top_players=people.top(), over_time=dict(sorted(tally.months.items())),
-        mismatches=dict(sorted(tally.games.items())), rules=rules_cited(source.book, tally.rules),
+        query=query,
+        generated_at=now,
+        runs=source.runs,
+        sessions=sessions,
+        rejects=source.rejects,
+        players=len(distinct),
+        kinds=tally.kinds,
+        tiers=tally.tiers,
+        findings=shown.result(),
+        places=places,
+        by_place=dict(tally.by_place),
+        single_stakes=stakes.items,
+        per_capita=per_capita.items,
+        lines=threshold_lines(
+            source.book, session_codes | player_codes, query.until or last_day, query
+        ),
+        near_misses=tally.near.result(),
+        top_rooms=rooms.top(),
+        top_owners=owners.top(),
+        top_players=people.top(),
+        over_time=dict(sorted(tally.months.items())),
+        mismatches=dict(sorted(tally.games.items())),
+        rules=rules_cited(source.book, tally.rules),
         near_miss_bins=dict(tally.near_bins),
         figure_counts={"single_stake": stakes.count, "per_capita_capital": per_capita.count},
         export=_exporter(source),
@@ -312,14 +340,21 @@ def rules_cited(book: RuleBook | None, used: set[str]) -> list[dict[str, Any]]:
     for rule in sorted(used):
         band = bands.get(rule)
         inst = book.instruments.get(band.instrument) if band else None
-        out.append({
-            "rule": rule, "jurisdiction": band.jurisdiction if band else None,
-            "tier": band.tier.code if band else None, "article": band.article if band else "",
-            "instrument": inst.id if inst else None, "title": inst.title if inst else "",
-            "doc_number": inst.doc_number if inst else "", "source": inst.source if inst else "",
-            "confidence": band.confidence if band else None,
-            "disputed": bool(inst and inst.disputed), "note": inst.note if inst else "",
-        })
+        out.append(
+            {
+                "rule": rule,
+                "jurisdiction": band.jurisdiction if band else None,
+                "tier": band.tier.code if band else None,
+                "article": band.article if band else "",
+                "instrument": inst.id if inst else None,
+                "title": inst.title if inst else "",
+                "doc_number": inst.doc_number if inst else "",
+                "source": inst.source if inst else "",
+                "confidence": band.confidence if band else None,
+                "disputed": bool(inst and inst.disputed),
+                "note": inst.note if inst else "",
+            }
+        )
     return out
 
 
@@ -341,8 +376,14 @@ def threshold_lines(
                 bound = leaf.lower
                 if leaf.metric not in LINE_METRICS or bound is None or bound <= 0:
                     continue
-                line = ThresholdLine(leaf.metric, code, float(bound), band.tier.code, band.id,
-                                     tuple(sorted(band.game_classes)))
+                line = ThresholdLine(
+                    leaf.metric,
+                    code,
+                    float(bound),
+                    band.tier.code,
+                    band.id,
+                    tuple(sorted(band.game_classes)),
+                )
                 found.setdefault((line.metric, code, line.value, line.game_classes), line)
     return sorted(found.values(), key=lambda x: (x.metric, x.jurisdiction, x.value))
 

@@ -8,9 +8,26 @@ from typing import IO, Any
 from compliance.domain.findings import Finding
 
 CSV_COLUMNS = (
-    "kind", "session_id", "platform", "subject", "jurisdiction", "tier", "rule", "metric",
-    "value", "boundary", "margin", "citation", "statutory_penalty", "confidence", "disputed",
-    "check", "round", "detail", "missing", "reason",
+    "kind",
+    "session_id",
+    "platform",
+    "subject",
+    "jurisdiction",
+    "tier",
+    "rule",
+    "metric",
+    "value",
+    "boundary",
+    "margin",
+    "citation",
+    "statutory_penalty",
+    "confidence",
+    "disputed",
+    "check",
+    "round",
+    "detail",
+    "missing",
+    "reason",
 )
 HIDDEN_TIERS = frozenset({"exempt", "below_threshold"})
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -65,8 +82,9 @@ class TableWriter:
             return
         row = finding.to_dict()
         if self.rows == 0:
-            self.out.write(f"{'KIND':<13} {'SESSION':<14} {'SUBJECT':<16} {'WHERE':<7} "
-                           f"{'RESULT':<27} DETAIL\n")
+            self.out.write(
+                f"{'KIND':<13} {'SESSION':<14} {'SUBJECT':<16} {'WHERE':<7} {'RESULT':<27} DETAIL\n"
+            )
         self.rows += 1
         self.out.write(
             f"{row['kind']:<13} {row['session_id'] or '-':<14} {row['subject']:<16} "

@@ -34,14 +34,23 @@ def test_eval_as_json_gives_the_rank_of_the_seeds_second_example(run):
     result = run("games", "eval", "douniu", "S10", "HJ", "CQ", "D9", "S8", "--format", "json")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {
-        "game": "douniu", "cards": ["S10", "HJ", "CQ", "D9", "S8"],
-        "rank": "bull_7", "name_zh": "牛七", "multiplier": 1,
+        "game": "douniu",
+        "cards": ["S10", "HJ", "CQ", "D9", "S8"],
+        "rank": "bull_7",
+        "name_zh": "牛七",
+        "multiplier": 1,
     }
 
 
 def test_eval_reads_a_json_record_from_stdin(run):
-    result = run("games", "eval", "douniu", "--format", "json",
-                 input='{"cards": ["SJ", "HJ", "CJ", "DJ", "SQ"]}')
+    result = run(
+        "games",
+        "eval",
+        "douniu",
+        "--format",
+        "json",
+        input='{"cards": ["SJ", "HJ", "CJ", "DJ", "SQ"]}',
+    )
     assert json.loads(result.stdout)["rank"] == "five_face"
 
 
@@ -152,8 +161,11 @@ def test_a_session_id_met_twice_is_counted_and_its_later_line_kept(run, tmp_path
 
 @pytest.mark.parametrize(
     "args",
-    [("rules", "import", "{f}", "--reason", "x"), ("rules", "check", "{f}"),
-     ("games", "settle", "{f}", "--game", "douniu")],
+    [
+        ("rules", "import", "{f}", "--reason", "x"),
+        ("rules", "check", "{f}"),
+        ("games", "settle", "{f}", "--game", "douniu"),
+    ],
     ids=["rules-import", "rules-check", "games-settle"],
 )
 def test_a_file_that_is_not_utf8_is_a_one_line_error_naming_it(run, tmp_path, args):
@@ -172,7 +184,9 @@ def _known_games() -> str:
 def test_strict_audit_stops_at_the_first_reject(run):
     result = run("audit", BAD, "--strict")
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {BAD}:2 session cut-1: malformed JSON: Input data was truncated\n"
+    assert (
+        result.stderr == f"Error: {BAD}:2 session cut-1: malformed JSON: Input data was truncated\n"
+    )
 
 
 def test_audit_table_lists_what_needs_attention(run):
@@ -192,7 +206,9 @@ def test_audit_jsonl_findings_carry_the_fields_machines_need(run):
     findings = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(findings) == 37
     assert sorted(f["subject"] for f in findings if f["session_id"] is None) == [
-        "owner:owner-1", "owner:owner-2", "platform:demo-platform"
+        "owner:owner-1",
+        "owner:owner-2",
+        "platform:demo-platform",
     ]
     for f in findings:
         assert {"kind", "session_id", "subject", "jurisdiction"} <= f.keys()
@@ -313,8 +329,11 @@ def test_a_prior_penalty_within_a_year_is_an_aggravation_under_the_2025_law(run,
     priors = tmp_path / "priors.csv"
     priors.write_text("platform,player_id,date\ndemo-platform,hn2,2025-06-01\n")
     result = run("audit", DOUNIU, "--format", "jsonl", "--priors", str(priors))
-    hn2 = [json.loads(line) for line in result.stdout.splitlines()
-           if '"subject":"player:hn2"' in line and '"hn-2026-03-01"' in line][0]
+    hn2 = [
+        json.loads(line)
+        for line in result.stdout.splitlines()
+        if '"subject":"player:hn2"' in line and '"hn-2026-03-01"' in line
+    ][0]
     assert hn2["aggravations"] == [
         "zhian-2025-repeat: 一年以内曾受过治安管理处罚的，从重处罚 (prior 2025-06-01; 第二十二条（四）)"
     ]
@@ -330,7 +349,9 @@ def test_priors_without_the_needed_columns_are_a_one_line_error(run, tmp_path):
 
 def test_priors_saved_by_a_spreadsheet_with_a_byte_order_mark_are_read(run, tmp_path):
     priors = tmp_path / "priors.csv"
-    priors.write_bytes("platform,player_id,date\r\ndemo-platform,hn2,2025-06-01\r\n".encode("utf-8-sig"))
+    priors.write_bytes(
+        "platform,player_id,date\r\ndemo-platform,hn2,2025-06-01\r\n".encode("utf-8-sig")
+    )
     result = run("audit", DOUNIU, "--format", "jsonl", "--priors", str(priors))
     assert result.exit_code == 0
     assert "(prior 2025-06-01; 第二十二条（四）)" in result.stdout

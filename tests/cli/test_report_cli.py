@@ -33,7 +33,9 @@ def run():
 def test_report_of_an_empty_database_is_a_one_line_error(run, sqlite_url):
     result = run(sqlite_url)
     assert (result.exit_code, result.stderr) == (
-        1, "Error: no audit run is stored: run `compliance audit FILES...` first\n")
+        1,
+        "Error: no audit run is stored: run `compliance audit FILES...` first\n",
+    )
 
 
 def test_report_of_a_missing_run_is_a_one_line_error(run, audited_url):
@@ -65,15 +67,31 @@ def test_csv_to_standard_output_neutralises_a_formula_name(run, audited_url):
 
 
 def test_filtered_json_holds_only_the_filtered_findings(run, audited_url):
-    result = run(audited_url, "--format", "json", "-o", "-", "--jurisdiction", "hunan",
-                 "--tier", "administrative_serious", "--game", "douniu")
+    result = run(
+        audited_url,
+        "--format",
+        "json",
+        "-o",
+        "-",
+        "--jurisdiction",
+        "hunan",
+        "--tier",
+        "administrative_serious",
+        "--game",
+        "douniu",
+    )
     assert result.exit_code == 0
     findings = json.loads(result.stdout)["findings"]
     assert findings
     assert {(f["jurisdiction"], f["kind"], f["game"]) for f in findings} == {
-        ("430000", "threshold", "douniu")}
+        ("430000", "threshold", "douniu")
+    }
     assert {f["tier"] for f in findings} <= {
-        "administrative_serious", "administrative_very_serious", "criminal", "criminal_serious"}
+        "administrative_serious",
+        "administrative_very_serious",
+        "criminal",
+        "criminal_serious",
+    }
 
 
 def test_markdown_report_in_english_first(run, audited_url):

@@ -18,8 +18,14 @@ from compliance.reporting.model import ReportQuery
 from tests.builders_report import audited_database
 
 CHARTS = ("by_place", "distribution", "near_misses", "exposure", "over_time", "mismatches")
-FLAGS = ("--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars",
-         "--enable-logging=stderr", "--v=0")
+FLAGS = (
+    "--headless",
+    "--disable-gpu",
+    "--no-sandbox",
+    "--hide-scrollbars",
+    "--enable-logging=stderr",
+    "--v=0",
+)
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +52,10 @@ def open_page(chromium: str, page: Path, *args: str) -> subprocess.CompletedProc
     profile = page.parent / f"profile{len(args)}"
     return subprocess.run(
         [chromium, *FLAGS, f"--user-data-dir={profile}", *args, page.as_uri()],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 

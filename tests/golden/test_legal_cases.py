@@ -30,16 +30,23 @@ def only(findings):
 def test_hunan_douniu_stake_of_60_in_2026_is_very_serious_under_the_2025_statute(classify):
     f = only(classify(session(figures(stake=60), day="2026-03-01")))
     assert (f.tier, f.metric, f.value, f.boundary) == (
-        "administrative_very_serious", "single_stake", 60, "single_stake ≥ 50"
+        "administrative_very_serious",
+        "single_stake",
+        60,
+        "single_stake ≥ 50",
     )
-    assert f.statutory_penalty == "情节严重的，处十日以上十五日以下拘留，并处一千元以上五千元以下罚款"
+    assert (
+        f.statutory_penalty == "情节严重的，处十日以上十五日以下拘留，并处一千元以上五千元以下罚款"
+    )
     assert "第八十二条" in f.statutory_citation
 
 
 def test_the_same_session_on_2025_12_31_shows_the_old_statute_range(classify):
     f = only(classify(session(figures(stake=60), day="2025-12-31")))
     assert f.tier == "administrative_very_serious"
-    assert f.statutory_penalty == "情节严重的，处十日以上十五日以下拘留，并处五百元以上三千元以下罚款"
+    assert (
+        f.statutory_penalty == "情节严重的，处十日以上十五日以下拘留，并处五百元以上三千元以下罚款"
+    )
     assert "第七十条" in f.statutory_citation
 
 
@@ -66,7 +73,11 @@ def test_hunan_lines_give_the_figure_at_a_meeting_point_to_the_higher_tier(
 
 def test_hunan_banker_in_douniu_is_very_serious_whatever_the_amount(classify):
     f = only(classify(session(figures(stake=1, banker_rounds=2))))
-    assert (f.tier, f.metric, f.boundary) == ("administrative_very_serious", "role", "role = banker")
+    assert (f.tier, f.metric, f.boundary) == (
+        "administrative_very_serious",
+        "role",
+        "role = banker",
+    )
 
 
 def test_hunan_win_loss_per_player_by_default_and_per_table_as_an_option(classify):
@@ -76,13 +87,19 @@ def test_hunan_win_loss_per_player_by_default_and_per_table_as_an_option(classif
     small = [figures(p, stake=1, win_loss=w) for p, w in (("a", 3000), ("b", 3000), ("c", -6000))]
     facts = session(*small, game_class="mahjong")
     assert [f.tier for f in classify(facts)][:2] == ["administrative"] * 2
-    assert [f.tier for f in classify(facts, win_loss_scope="table")][:2] == ["administrative_serious"] * 2
+    assert [f.tier for f in classify(facts, win_loss_scope="table")][:2] == [
+        "administrative_serious"
+    ] * 2
 
 
 @pytest.mark.parametrize(
     ("per_capita", "tier"),
-    [(999, "below_threshold"), (1000, "administrative"), (3000, "administrative"),
-     (5000, "administrative_serious")],
+    [
+        (999, "below_threshold"),
+        (1000, "administrative"),
+        (3000, "administrative"),
+        (5000, "administrative_serious"),
+    ],
 )
 def test_hubei_per_capita_tiers(classify, per_capita, tier):
     facts = session(figures(stake=10, capital=per_capita), where="420000", game_class="mahjong")
@@ -104,9 +121,12 @@ def test_rake_defeats_the_kin_exemption(classify):
 
 
 def test_shunde_2016_about_145_a_head_against_5151_is_below_the_line_with_the_ratio(classify):
-    players = [figures(p, stake=10, capital=c) for p, c in (("a", 180), ("b", 200), ("c", 100), ("d", 100))]
-    findings = classify(session(*players, where="440606", day="2016-02-03", game="yuhuan",
-                                game_class="mahjong"))
+    players = [
+        figures(p, stake=10, capital=c) for p, c in (("a", 180), ("b", 200), ("c", 100), ("d", 100))
+    ]
+    findings = classify(
+        session(*players, where="440606", day="2016-02-03", game="yuhuan", game_class="mahjong")
+    )
     f = findings[0]
     assert f.tier == "below_threshold"
     assert f.next_metric == "per_capita_wage_ratio"
@@ -158,8 +178,10 @@ def test_guangzhou_2013_with_a_wage_figure_supplied_is_below_the_line(rule_book)
 
     from compliance.domain.rules import Wage
 
-    book = replace(rule_book, wages=[*rule_book.wages,
-                                     Wage("440100", 2012, Decimal(5313), "user supplied", "L")])
+    book = replace(
+        rule_book,
+        wages=[*rule_book.wages, Wage("440100", 2012, Decimal(5313), "user supplied", "L")],
+    )
     players = [figures(p, stake=2, capital=c) for p, c in (("a", 257), ("b", 26), ("c", 126))]
     f = Classifier(Resolver(book)).classify(
         session(*players, where="440100", day="2013-06-01", game_class="climbing")

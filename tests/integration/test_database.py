@@ -52,7 +52,9 @@ def test_the_stored_rule_book_equals_the_files(any_db_url, rule_book):
     assert {b.id: b for b in stored.bands} == {b.id: b for b in rule_book.bands}
     assert stored.instruments == rule_book.instruments
     assert stored.jurisdictions == rule_book.jurisdictions
-    assert sorted(stored.penalties, key=lambda p: p.id) == sorted(rule_book.penalties, key=lambda p: p.id)
+    assert sorted(stored.penalties, key=lambda p: p.id) == sorted(
+        rule_book.penalties, key=lambda p: p.id
+    )
 
 
 def test_auditing_the_same_file_twice_keeps_one_result_per_session(any_db_url):
@@ -60,7 +62,9 @@ def test_auditing_the_same_file_twice_keeps_one_result_per_session(any_db_url):
     ensure_schema(engine)
     sample = str(SAMPLES / "douniu.jsonl")
     first = services.audit(SqlUnitOfWork(engine), [sample], services.AuditOptions())
-    sessions, players, findings = (count(engine, m) for m in (SessionRow, PlayerMetricsRow, FindingRow))
+    sessions, players, findings = (
+        count(engine, m) for m in (SessionRow, PlayerMetricsRow, FindingRow)
+    )
     second = services.audit(SqlUnitOfWork(engine), [sample], services.AuditOptions())
     assert second.run_id == first.run_id + 1
     assert sessions == first.sessions == 8
@@ -80,7 +84,9 @@ def test_rejects_are_stored_with_their_run(any_db_url):
     )
     assert (summary.sessions, summary.rejects) == (1, 3)
     with engine.connect() as conn:
-        rows = conn.execute(select(RejectRow.line, RejectRow.session_id).order_by(RejectRow.line)).all()
+        rows = conn.execute(
+            select(RejectRow.line, RejectRow.session_id).order_by(RejectRow.line)
+        ).all()
     assert [tuple(r) for r in rows] == [(2, "cut-1"), (3, "dup-card"), (4, "mystery-game")]
 
 
@@ -95,13 +101,17 @@ def test_what_no_column_could_hold_is_a_reject_and_the_run_is_stored(any_db_url,
     long_player["players"] = [dict(good["players"][0], id="p" * 129), *good["players"][1:]]
     dear = dict(good, session_id="dear", point_value="100000000")
     log = tmp_path / "edges.jsonl"
-    log.write_text("".join(json.dumps(s) + "\n" for s in (absurd, long_id, long_player, dear, good)))
+    log.write_text(
+        "".join(json.dumps(s) + "\n" for s in (absurd, long_id, long_player, dear, good))
+    )
     engine = make_engine(any_db_url)
     ensure_schema(engine)
     summary = services.audit(SqlUnitOfWork(engine), [str(log)], services.AuditOptions())
     assert (summary.sessions, summary.rejects) == (1, 4)
     with engine.connect() as conn:
-        rejects = conn.execute(select(RejectRow.line, RejectRow.reason).order_by(RejectRow.line)).all()
+        rejects = conn.execute(
+            select(RejectRow.line, RejectRow.reason).order_by(RejectRow.line)
+        ).all()
         stored = conn.execute(select(SessionRow.session_id)).scalars().all()
     assert [(line, reason.split(":")[0]) for line, reason in rejects] == [
         (1, "stakes beyond any real game"),
@@ -122,8 +132,9 @@ def test_a_lines_texts_are_stored_once_and_every_threshold_finding_names_its_lin
     engine = make_engine(any_db_url)
     ensure_schema(engine)
     for _ in range(2):  # a re-audit finds its lines already stored
-        services.audit(SqlUnitOfWork(engine), [str(SAMPLES / "douniu.jsonl")],
-                       services.AuditOptions())
+        services.audit(
+            SqlUnitOfWork(engine), [str(SAMPLES / "douniu.jsonl")], services.AuditOptions()
+        )
     with engine.connect() as conn:
         named = conn.execute(
             select(FindingRow.line_id, FindingLineRow.id)
@@ -131,8 +142,9 @@ def test_a_lines_texts_are_stored_once_and_every_threshold_finding_names_its_lin
             .where(FindingRow.kind == "threshold")
         ).all()
         others = conn.execute(
-            select(func.count()).select_from(FindingRow).where(FindingRow.kind != "threshold",
-                                                               FindingRow.line_id.is_not(None))
+            select(func.count())
+            .select_from(FindingRow)
+            .where(FindingRow.kind != "threshold", FindingRow.line_id.is_not(None))
         ).scalar_one()
     assert named and all(line is not None and found == line for line, found in named)
     assert count(engine, FindingLineRow) == len({line for line, _ in named}) < len(named)
@@ -148,9 +160,7 @@ def test_a_row_postgresql_refuses_in_a_copy_is_a_one_line_database_error(pg_engi
     ensure_schema(pg_engine)
     with SqlUnitOfWork(pg_engine) as uow, pytest.raises(DatabaseError) as raised:
         uow._bulk(storage.SESSIONS, ("platform", "session_id"), [("p" * 65, "s")])
-    assert str(raised.value) == (
-        "storing sessions: value too long for type character varying(64)"
-    )
+    assert str(raised.value) == ("storing sessions: value too long for type character varying(64)")
 
 
 def test_a_session_met_twice_in_a_run_keeps_its_later_line_whatever_order_it_is_stored_in(
@@ -158,7 +168,9 @@ def test_a_session_met_twice_in_a_run_keeps_its_later_line_whatever_order_it_is_
 ):
     import json
 
-    first, other = (json.loads(line) for line in (SAMPLES / "douniu.jsonl").read_text().splitlines()[:2])
+    first, other = (
+        json.loads(line) for line in (SAMPLES / "douniu.jsonl").read_text().splitlines()[:2]
+    )
     again = dict(first, point_value="2")
     log = tmp_path / "twice.jsonl"
     log.write_text("".join(json.dumps(s) + "\n" for s in (first, other, again)))
@@ -172,8 +184,9 @@ def test_a_session_met_twice_in_a_run_keeps_its_later_line_whatever_order_it_is_
     def stored_line():
         with engine.connect() as conn:
             return conn.execute(
-                select(SessionRow.source_line, SessionRow.point_value)
-                .where(SessionRow.session_id == first["session_id"])
+                select(SessionRow.source_line, SessionRow.point_value).where(
+                    SessionRow.session_id == first["session_id"]
+                )
             ).one()
 
     for batches in ([[later], [earlier]], [[earlier], [later]], [[later, earlier]]):
@@ -197,9 +210,13 @@ def test_workers_storing_one_session_at_once_take_turns_and_keep_the_later_line(
     import threading
     import time
 
-    first, other = (json.loads(line) for line in (SAMPLES / "douniu.jsonl").read_text().splitlines()[:2])
+    first, other = (
+        json.loads(line) for line in (SAMPLES / "douniu.jsonl").read_text().splitlines()[:2]
+    )
     log = tmp_path / "twice.jsonl"
-    log.write_text("".join(json.dumps(s) + "\n" for s in (first, other, dict(first, point_value="2"))))
+    log.write_text(
+        "".join(json.dumps(s) + "\n" for s in (first, other, dict(first, point_value="2")))
+    )
     engine = make_engine(any_db_url)
     ensure_schema(engine)
     services.seed_rules(SqlUnitOfWork(engine))
@@ -228,9 +245,13 @@ def test_workers_storing_one_session_at_once_take_turns_and_keep_the_later_line(
     waiting.join(30)
     assert failures == []
     with engine.connect() as conn:
-        stored = conn.execute(
-            select(SessionRow.source_line).where(SessionRow.session_id == first["session_id"])
-        ).scalars().all()
+        stored = (
+            conn.execute(
+                select(SessionRow.source_line).where(SessionRow.session_id == first["session_id"])
+            )
+            .scalars()
+            .all()
+        )
     assert stored == [3]
 
 

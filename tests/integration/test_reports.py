@@ -20,8 +20,13 @@ from compliance.reporting.model import ReportQuery
 from tests.builders_report import FORMULA_NAME, HOSTILE_NAME, HOSTILE_ROOM, audited_database
 
 CHARTS = ("by_place", "distribution", "near_misses", "exposure", "over_time", "mismatches")
-SERIOUS = {"administrative", "administrative_serious", "administrative_very_serious",
-           "criminal", "criminal_serious"}
+SERIOUS = {
+    "administrative",
+    "administrative_serious",
+    "administrative_very_serious",
+    "criminal",
+    "criminal_serious",
+}
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +47,13 @@ def html(full_report) -> str:
 
 
 def _key(f: dict) -> tuple:
-    return (f["session_id"] or "", f["subject"], f["kind"], f.get("tier") or f.get("check") or "",
-            str(f.get("round") or ""))
+    return (
+        f["session_id"] or "",
+        f["subject"],
+        f["kind"],
+        f.get("tier") or f.get("check") or "",
+        str(f.get("round") or ""),
+    )
 
 
 def test_a_hostile_player_name_and_room_show_as_text(html):
@@ -79,8 +89,12 @@ def test_csv_neutralises_a_formula_in_a_player_name(full_report):
     rows = list(csv.DictReader(io.StringIO(render_csv(full_report))))
     names = {row["name"] for row in rows}
     assert "'" + FORMULA_NAME in names
-    assert not any(cell.startswith(("=", "+", "@")) for row in rows for cell in row.values()
-                   if cell and not _is_number(cell))
+    assert not any(
+        cell.startswith(("=", "+", "@"))
+        for row in rows
+        for cell in row.values()
+        if cell and not _is_number(cell)
+    )
 
 
 def _is_number(text: str) -> bool:
@@ -98,9 +112,9 @@ def test_filtered_csv_and_json_hold_exactly_the_filtered_findings(engine):
         stored = [r.payload for r in conn.execute(select(FindingRow.payload))]
         stored += [r.payload for r in conn.execute(select(WindowFindingRow.payload))]
     expected = {
-        _key(f) for f in stored
-        if f["jurisdiction"] == "430000"
-        and (f["kind"] == "integrity" or f.get("tier") in SERIOUS)
+        _key(f)
+        for f in stored
+        if f["jurisdiction"] == "430000" and (f["kind"] == "integrity" or f.get("tier") in SERIOUS)
     }
     from_csv = {_key(row) for row in csv.DictReader(io.StringIO(render_csv(report)))}
     from_json = {_key(f) for f in json.loads(render_json(report))["findings"]}
@@ -116,8 +130,11 @@ def test_a_date_range_reads_sessions_of_every_run(engine, full_report):
     report = report_service.make_report(engine, query, run=None)
     assert report.findings
     assert all(since <= f["day"] <= until for f in report.findings if f["session_id"])
-    assert all(f["window_start"] <= until and f["window_end"] >= since
-               for f in report.findings if not f["session_id"])
+    assert all(
+        f["window_start"] <= until and f["window_end"] >= since
+        for f in report.findings
+        if not f["session_id"]
+    )
     assert report.query.run is None
     assert [r.id for r in report.runs] == [1]
 
@@ -158,7 +175,10 @@ def test_a_filtered_report_reads_the_same_on_postgresql(pg_url, tmp_path, engine
     assert exported == [_key(f) for f in on_sqlite.export()]
     assert len(exported) == on_pg.total
     assert (on_pg.sessions, on_pg.players, len(on_pg.lines)) == (
-        on_sqlite.sessions, on_sqlite.players, len(on_sqlite.lines))
+        on_sqlite.sessions,
+        on_sqlite.players,
+        len(on_sqlite.lines),
+    )
 
 
 def test_a_run_stopped_part_way_keeps_what_it_stored_and_every_report_says_so(tmp_path):
@@ -181,8 +201,12 @@ def test_a_run_stopped_part_way_keeps_what_it_stored_and_every_report_says_so(tm
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        services.audit(SqlUnitOfWork(engine), [str(log)], services.AuditOptions(batch_size=10),
-                       stop_in_the_third_batch)
+        services.audit(
+            SqlUnitOfWork(engine),
+            [str(log)],
+            services.AuditOptions(batch_size=10),
+            stop_in_the_third_batch,
+        )
     report = report_service.make_report(engine, ReportQuery())
     assert (report.sessions, report.unfinished) == (20, "#1")
     assert "> 批次 #1 未完成（中断或出错）: 只含停止前已存的场次。" in render_markdown(report, "zh")

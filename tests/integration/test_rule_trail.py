@@ -39,8 +39,9 @@ def test_a_seed_records_every_row_once_and_a_second_seed_nothing(any_db_url, rul
 def test_a_band_edited_in_the_database_fails_verify_naming_the_row(any_db_url):
     engine = seeded(any_db_url)
     with engine.begin() as conn:
-        conn.execute(update(BandRow).where(BandRow.id == "hn-2015-general-stake")
-                     .values(penalty="处警告"))
+        conn.execute(
+            update(BandRow).where(BandRow.id == "hn-2015-general-stake").values(penalty="处警告")
+        )
     verdict = rules_service.verify(RulesUnitOfWork(engine))
     assert verdict.problems == (
         "threshold_bands hn-2015-general-stake: changed outside the tool (penalty: trail "
@@ -60,15 +61,22 @@ def test_an_edited_trail_entry_breaks_the_chain(any_db_url):
 def test_an_import_records_who_why_and_the_row_before_and_after(any_db_url, tmp_path):
     engine = seeded(any_db_url)
     before = entries(engine)
-    path = hunan_with(tmp_path, '{ metric = "single_stake", min = 20, max = 50 }',
-                      '{ metric = "single_stake", min = 20.5, max = 50 }')
+    path = hunan_with(
+        tmp_path,
+        '{ metric = "single_stake", min = 20, max = 50 }',
+        '{ metric = "single_stake", min = 20.5, max = 50 }',
+    )
     uow = RulesUnitOfWork(engine)
     result = rules_service.import_files(uow, [path], "test: half a yuan more", actor="tester")
     assert [c.key for c in result.changes] == ["hn-2015-general-stake"]
     assert entries(engine) == before + 1
     (last,) = rules_service.history(uow, limit=1)
     assert (last["actor"], last["reason"], last["action"], last["row_key"]) == (
-        "tester", "test: half a yuan more", "update", "hn-2015-general-stake")
+        "tester",
+        "test: half a yuan more",
+        "update",
+        "hn-2015-general-stake",
+    )
     assert last["before"]["condition"]["any"][0]["min"] == 20
     assert last["after"]["condition"]["any"][0]["min"] == 20.5
     assert rules_service.verify(uow).ok
@@ -77,8 +85,11 @@ def test_an_import_records_who_why_and_the_row_before_and_after(any_db_url, tmp_
 def test_an_import_that_brings_an_overlap_stores_nothing(any_db_url, tmp_path):
     engine = seeded(any_db_url)
     before = entries(engine)
-    path = hunan_with(tmp_path, '{ metric = "single_stake", min = 20, max = 50 }',
-                      '{ metric = "single_stake", min = 20, max = 60 }')
+    path = hunan_with(
+        tmp_path,
+        '{ metric = "single_stake", min = 20, max = 50 }',
+        '{ metric = "single_stake", min = 20, max = 60 }',
+    )
     with pytest.raises(RulesError, match="^refused: overlap: hn-2015-general-stake, "):
         rules_service.import_files(RulesUnitOfWork(engine), [path], "overlap")
     assert entries(engine) == before

@@ -27,18 +27,35 @@ def audited(book, path, **options):
 def test_the_same_seed_gives_byte_identical_logs(tmp_path):
     runner = CliRunner()
     for name in ("a.jsonl", "b.jsonl"):
-        result = runner.invoke(cli, ["simulate", "--game", "all", "--sessions", "40", "--seed", "9",
-                                     "--anomalies", "0.05", "-o", str(tmp_path / name)])
+        result = runner.invoke(
+            cli,
+            [
+                "simulate",
+                "--game",
+                "all",
+                "--sessions",
+                "40",
+                "--seed",
+                "9",
+                "--anomalies",
+                "0.05",
+                "-o",
+                str(tmp_path / name),
+            ],
+        )
         assert result.exit_code == 0, result.output
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
-    other = runner.invoke(cli, ["simulate", "--sessions", "40", "--seed", "10", "-o",
-                                str(tmp_path / "c.jsonl")])
+    other = runner.invoke(
+        cli, ["simulate", "--sessions", "40", "--seed", "10", "-o", str(tmp_path / "c.jsonl")]
+    )
     assert other.exit_code == 0
     assert (tmp_path / "c.jsonl").read_bytes() != (tmp_path / "a.jsonl").read_bytes()
 
 
 @pytest.mark.parametrize("game", game_codes())
-def test_a_clean_simulated_log_audits_without_integrity_findings_or_rejects(tmp_path, rule_book, game):
+def test_a_clean_simulated_log_audits_without_integrity_findings_or_rejects(
+    tmp_path, rule_book, game
+):
     path, log = simulate(tmp_path, games=(game,), sessions=12, seed=4, rounds=(3, 8))
     summary, findings, _ = audited(rule_book, path)
     assert (summary.sessions, summary.rejects) == (12, 0)
@@ -48,8 +65,9 @@ def test_a_clean_simulated_log_audits_without_integrity_findings_or_rejects(tmp_
 
 @pytest.mark.parametrize("game", game_codes())
 def test_every_injected_anomaly_is_found(tmp_path, rule_book, game):
-    path, log = simulate(tmp_path, games=(game,), sessions=15, seed=6, rounds=(4, 10),
-                         anomalies=0.2)
+    path, log = simulate(
+        tmp_path, games=(game,), sessions=15, seed=6, rounds=(4, 10), anomalies=0.2
+    )
     summary, findings, _ = audited(rule_book, path)
     assert summary.rejects == 0
     found = {(f.session_id, f.round, f.check) for f in findings if f.kind == "integrity"}
@@ -91,16 +109,23 @@ def test_workers_that_store_their_own_sessions_leave_the_same_database(tmp_path,
         engine = make_engine(url)
         ensure_schema(engine)
         seen = []
-        services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(workers=workers),
-                       seen.append)
+        services.audit(
+            SqlUnitOfWork(engine), [path], services.AuditOptions(workers=workers), seen.append
+        )
         printed.append([f.to_json() for f in seen])
         with engine.connect() as conn:
-            stored.append((
-                conn.execute(select(func.count(), func.sum(PlayerMetricsRow.capital))).one(),
-                sorted(conn.execute(select(FindingRow.session_id, FindingRow.subject,
-                                           FindingRow.tier)).all(), key=str),
-                conn.execute(select(func.count()).select_from(SessionRow)).scalar_one(),
-            ))
+            stored.append(
+                (
+                    conn.execute(select(func.count(), func.sum(PlayerMetricsRow.capital))).one(),
+                    sorted(
+                        conn.execute(
+                            select(FindingRow.session_id, FindingRow.subject, FindingRow.tier)
+                        ).all(),
+                        key=str,
+                    ),
+                    conn.execute(select(func.count()).select_from(SessionRow)).scalar_one(),
+                )
+            )
         engine.dispose()
     assert printed[0] == printed[1]
     assert stored[0][0][0] == stored[1][0][0]
@@ -117,7 +142,9 @@ def test_workers_not_asked_for_findings_still_count_them_as_one_process_does(tmp
     for workers in (1, 2):
         engine = make_engine(f"sqlite:///{tmp_path}/w{workers}.db")
         ensure_schema(engine)
-        summary = services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(workers=workers))
+        summary = services.audit(
+            SqlUnitOfWork(engine), [path], services.AuditOptions(workers=workers)
+        )
         summaries.append(summary.as_dict())
         engine.dispose()
     assert summaries[0] == summaries[1]
@@ -134,8 +161,9 @@ def test_a_dask_cluster_runs_the_same_partitions_with_the_same_results(tmp_path)
         engine = make_engine(f"sqlite:///{tmp_path}/{name}.db")
         ensure_schema(engine)
         seen = []
-        summary = services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(**options),
-                                 seen.append)
+        summary = services.audit(
+            SqlUnitOfWork(engine), [path], services.AuditOptions(**options), seen.append
+        )
         assert summary.sessions == 80
         printed.append([f.to_json() for f in seen])
         engine.dispose()

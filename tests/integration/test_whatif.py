@@ -15,15 +15,25 @@ from compliance.logs.reader import Reject
 from compliance.simulate import SimulationSpec, write_log
 from tests.rule_files import moved_line
 
-SETTINGS = ["hn-2015-general-stake.single_stake.max=100",
-            "hn-2015-general-serious.single_stake.min=100"]
+SETTINGS = [
+    "hn-2015-general-stake.single_stake.max=100",
+    "hn-2015-general-serious.single_stake.min=100",
+]
 
 
 @pytest.fixture(scope="module")
 def hunan_log(tmp_path_factory) -> str:
     path = str(tmp_path_factory.mktemp("whatif") / "hunan.jsonl")
-    write_log(SimulationSpec(games=("yuhuan", "guandan", "douniu", "chihuoguo"), sessions=120,
-                             seed=11, anomalies=0.0, jurisdictions=("430000",)), path)
+    write_log(
+        SimulationSpec(
+            games=("yuhuan", "guandan", "douniu", "chihuoguo"),
+            sessions=120,
+            seed=11,
+            anomalies=0.0,
+            jurisdictions=("430000",),
+        ),
+        path,
+    )
     return path
 
 
@@ -38,16 +48,20 @@ def reaudit_tiers(book, log: str) -> dict[tuple[str, str], str]:
     auditor = services.make_auditor(book, services.AuditOptions())
     return {
         (s.session_id, f.player): f.tier
-        for s in auditor.audit_file(log) if not isinstance(s, Reject)
-        for f in s.findings if isinstance(f, ThresholdFinding) and f.player
+        for s in auditor.audit_file(log)
+        if not isinstance(s, Reject)
+        for f in s.findings
+        if isinstance(f, ThresholdFinding) and f.player
     }
 
 
 def stored_tiers(engine) -> list:
     with engine.connect() as conn:
-        return conn.execute(select(PlayerMetricsRow.session_id, PlayerMetricsRow.player_id,
-                                   PlayerMetricsRow.tier).order_by(PlayerMetricsRow.session_id,
-                                                                   PlayerMetricsRow.player_id)).all()
+        return conn.execute(
+            select(
+                PlayerMetricsRow.session_id, PlayerMetricsRow.player_id, PlayerMetricsRow.tier
+            ).order_by(PlayerMetricsRow.session_id, PlayerMetricsRow.player_id)
+        ).all()
 
 
 def test_whatif_lists_exactly_the_tiers_a_direct_reaudit_changes(
@@ -57,12 +71,18 @@ def test_whatif_lists_exactly_the_tiers_a_direct_reaudit_changes(
     stored = stored_tiers(engine)
     before = reaudit_tiers(rule_book, hunan_log)
     after = reaudit_tiers(rules_service.with_patch(rule_book, [moved_line(tmp_path)]), hunan_log)
-    expected = {(sid, pid, before[sid, pid], after[sid, pid])
-                for sid, pid in before if before[sid, pid] != after[sid, pid]}
+    expected = {
+        (sid, pid, before[sid, pid], after[sid, pid])
+        for sid, pid in before
+        if before[sid, pid] != after[sid, pid]
+    }
 
-    by_setting = rules_service.whatif(RulesUnitOfWork(engine), rules_service.edit_with([], SETTINGS))
-    by_file = rules_service.whatif(RulesUnitOfWork(engine),
-                                   rules_service.edit_with([moved_line(tmp_path)], []))
+    by_setting = rules_service.whatif(
+        RulesUnitOfWork(engine), rules_service.edit_with([], SETTINGS)
+    )
+    by_file = rules_service.whatif(
+        RulesUnitOfWork(engine), rules_service.edit_with([moved_line(tmp_path)], [])
+    )
 
     assert len(expected) > 5
     for result in (by_setting, by_file):
@@ -79,8 +99,10 @@ def window_tiers(engine) -> dict[str, str]:
 def test_whatif_rejudges_the_windows_as_an_audit_under_the_changed_rules_would(
     any_db_url, hunan_log, rule_book, tmp_path
 ):
-    moved = ["interp-2005-gathering.window_rake.min=100",
-             "interp-2005-gathering.window_participants.min=8"]
+    moved = [
+        "interp-2005-gathering.window_rake.min=100",
+        "interp-2005-gathering.window_participants.min=8",
+    ]
     engine = audited(any_db_url, hunan_log)
     result = rules_service.whatif(RulesUnitOfWork(engine), rules_service.edit_with([], moved))
 
@@ -92,9 +114,11 @@ def test_whatif_rejudges_the_windows_as_an_audit_under_the_changed_rules_would(
         uow.commit()
     services.audit(SqlUnitOfWork(other), [hunan_log], services.AuditOptions())
     before, after = window_tiers(engine), window_tiers(other)
-    expected = {(s, before.get(s, "none"), after.get(s, "none"))
-                for s in before.keys() | after.keys()
-                if before.get(s, "none") != after.get(s, "none")}
+    expected = {
+        (s, before.get(s, "none"), after.get(s, "none"))
+        for s in before.keys() | after.keys()
+        if before.get(s, "none") != after.get(s, "none")
+    }
 
     assert len(expected) >= 3
     assert {(w.subject, w.before, w.after) for w in result.window_changes} == expected

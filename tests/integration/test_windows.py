@@ -22,13 +22,30 @@ def write(path, sessions) -> str:
     return str(path)
 
 
-def room(n, owner, day, *, fee=0, basis="fixed", base=10, grab=1, bets=(1,), where="430000",
-         platform="p1", players=None, rounds=5):
+def room(
+    n,
+    owner,
+    day,
+    *,
+    fee=0,
+    basis="fixed",
+    base=10,
+    grab=1,
+    bets=(1,),
+    where="430000",
+    platform="p1",
+    players=None,
+    rounds=5,
+):
     ids = players or [f"{owner}-u{n}-{i}" for i in range(4)]
     return session_dict(
-        f"{owner}-{n:03d}", "douniu", ids,
+        f"{owner}-{n:03d}",
+        "douniu",
+        ids,
         douniu_rounds(n, ids, rounds, base=base, grab=grab, bets=list(bets)),
-        platform=platform, jurisdiction=where, point_value=1,
+        platform=platform,
+        jurisdiction=where,
+        point_value=1,
         started_at=f"{day}T20:00:00+08:00",
         owner={"id": owner, "room_fee": fee, "fee_basis": basis},
     )
@@ -38,8 +55,9 @@ def audit(url, path, **options):
     engine = make_engine(url)
     ensure_schema(engine)
     found = []
-    summary = services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(**options),
-                             found.append)
+    summary = services.audit(
+        SqlUnitOfWork(engine), [path], services.AuditOptions(**options), found.append
+    )
     return summary, [f for f in found if f.session_id is None]
 
 
@@ -49,11 +67,17 @@ def by_subject(findings):
 
 def test_a_room_owner_whose_rake_crosses_5000_in_the_window_is_criminal(any_db_url, tmp_path):
     regulars = ["a", "b", "c", "d"]
-    sessions = [room(n, "boss", f"2026-0{1 + n % 5}-1{n}", fee=600, basis="stakes", players=regulars)
-                for n in range(9)]
+    sessions = [
+        room(n, "boss", f"2026-0{1 + n % 5}-1{n}", fee=600, basis="stakes", players=regulars)
+        for n in range(9)
+    ]
     _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", sessions))
     boss = by_subject(windows)["owner:boss"]
-    assert (boss.tier, boss.rule, boss.metric) == ("criminal", "interp-2005-gathering", "window_rake")
+    assert (boss.tier, boss.rule, boss.metric) == (
+        "criminal",
+        "interp-2005-gathering",
+        "window_rake",
+    )
     assert boss.value == 5400
     assert boss.statutory_penalty.startswith("以营利为目的，聚众赌博")
     assert sorted(boss.sessions) == sorted(s["session_id"] for s in sessions)
@@ -68,8 +92,10 @@ def test_a_fixed_room_fee_is_not_rake(any_db_url, tmp_path):
 
 
 def test_a_platform_over_the_2010_lines_is_criminal_serious(any_db_url, tmp_path):
-    big = [room(n, f"o{n}", "2026-02-0" + str(n + 1), base=100, grab=4, bets=(3,), rounds=20)
-           for n in range(3)]
+    big = [
+        room(n, f"o{n}", "2026-02-0" + str(n + 1), base=100, grab=4, bets=(3,), rounds=20)
+        for n in range(3)
+    ]
     _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", big))
     platform = by_subject(windows)["platform:p1"]
     assert (platform.tier, platform.rule) == ("criminal_serious", "online-2010-serious-platform")
@@ -82,8 +108,21 @@ def test_xingguo_online_douniu_room_before_2021_is_serious_under_the_law_of_that
     any_db_url, tmp_path
 ):
     # 兴国: 赌资累计 549万余元, 抽头 22万余元, a WeChat 斗牛 room, convicted before 修正案十一.
-    sessions = [room(n, "xingguo", f"2020-0{1 + n // 9}-{10 + n % 9}", fee=22000, basis="results",
-                     base=500, grab=4, bets=(3,), rounds=20, where="360000") for n in range(10)]
+    sessions = [
+        room(
+            n,
+            "xingguo",
+            f"2020-0{1 + n // 9}-{10 + n % 9}",
+            fee=22000,
+            basis="results",
+            base=500,
+            grab=4,
+            bets=(3,),
+            rounds=20,
+            where="360000",
+        )
+        for n in range(10)
+    ]
     _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", sessions), window_days=365)
     owner = by_subject(windows)["owner:xingguo"]
     assert owner.tier == "criminal_serious"
@@ -94,7 +133,9 @@ def test_xingguo_online_douniu_room_before_2021_is_serious_under_the_law_of_that
 
 
 def test_re_auditing_the_same_logs_does_not_change_any_window(any_db_url, tmp_path):
-    sessions = [room(n, "boss", "2026-03-0" + str(1 + n), fee=600, basis="stakes") for n in range(5)]
+    sessions = [
+        room(n, "boss", "2026-03-0" + str(1 + n), fee=600, basis="stakes") for n in range(5)
+    ]
     path = write(tmp_path / "a.jsonl", sessions)
     _, first = audit(any_db_url, path)
     _, again = audit(any_db_url, path)
@@ -105,12 +146,24 @@ def test_chongqing_counts_cumulative_win_loss_only_over_three_or_more_sessions(r
     classifier = Classifier(Resolver(rule_book))
 
     def player(sessions, net):
-        return WindowFigures(kind="player", id="cq1", platform="p", jurisdiction="500000",
-                             start=date(2026, 1, 1), end=date(2026, 6, 29), sessions=sessions,
-                             net=Decimal(net), capital=Decimal(9000))
+        return WindowFigures(
+            kind="player",
+            id="cq1",
+            platform="p",
+            jurisdiction="500000",
+            start=date(2026, 1, 1),
+            end=date(2026, 6, 29),
+            sessions=sessions,
+            net=Decimal(net),
+            capital=Decimal(9000),
+        )
 
     three = judge_window(classifier, player(3, -2500))
-    assert (three.tier, three.rule, three.subject) == ("administrative", "cq-2006-large", "player:cq1")
+    assert (three.tier, three.rule, three.subject) == (
+        "administrative",
+        "cq-2006-large",
+        "player:cq1",
+    )
     assert three.matched == ["window_sessions ≥ 3", "window_win_loss ≥ 2000"]
     assert judge_window(classifier, player(3, 5000)).tier == "administrative_serious"
     assert judge_window(classifier, player(2, -2500)) is None
@@ -118,8 +171,10 @@ def test_chongqing_counts_cumulative_win_loss_only_over_three_or_more_sessions(r
 
 
 def test_organising_minors_is_an_aggravation_on_the_owners_window(any_db_url, tmp_path):
-    sessions = [room(n, "boss", f"2026-03-0{1 + n}", fee=600, basis="stakes",
-                     players=["a", "b", "c", "d"]) for n in range(9)]
+    sessions = [
+        room(n, "boss", f"2026-03-0{1 + n}", fee=600, basis="stakes", players=["a", "b", "c", "d"])
+        for n in range(9)
+    ]
     sessions[0]["players"][1] = {"id": "b", "minor": True}
     _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", sessions))
     boss = by_subject(windows)["owner:boss"]
@@ -130,14 +185,20 @@ def test_organising_minors_is_an_aggravation_on_the_owners_window(any_db_url, tm
     ]
 
 
-@pytest.mark.parametrize("earlier", [5, 20], ids=["run-is-most-of-the-window", "run-is-a-small-part"])
+@pytest.mark.parametrize(
+    "earlier", [5, 20], ids=["run-is-most-of-the-window", "run-is-a-small-part"]
+)
 def test_a_run_judges_the_windows_of_its_own_owners_and_players_over_every_stored_session(
     any_db_url, tmp_path, earlier
 ):
-    monday = [room(n, "ann", "2026-03-02", fee=600, basis="stakes", players=["x", "a1", "a2", "a3"])
-              for n in range(100, 100 + earlier)]
-    tuesday = [room(n, "bo", "2026-03-03", fee=600, basis="stakes", players=["x", "b1", "b2", "b3"])
-               for n in range(5, 9)]
+    monday = [
+        room(n, "ann", "2026-03-02", fee=600, basis="stakes", players=["x", "a1", "a2", "a3"])
+        for n in range(100, 100 + earlier)
+    ]
+    tuesday = [
+        room(n, "bo", "2026-03-03", fee=600, basis="stakes", players=["x", "b1", "b2", "b3"])
+        for n in range(5, 9)
+    ]
     _, first = audit(any_db_url, write(tmp_path / "monday.jsonl", monday))
     run, second = audit(any_db_url, write(tmp_path / "tuesday.jsonl", tuesday))
     assert {"owner:ann", "platform:p1"} <= set(by_subject(first))

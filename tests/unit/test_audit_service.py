@@ -19,8 +19,12 @@ def test_audit_seeds_rules_once_stores_sessions_and_commits(rule_book):
 
 def test_findings_stream_to_the_callback_as_they_are_made(rule_book):
     seen = []
-    services.audit(FakeUnitOfWork(rule_book), [str(SAMPLES / "douniu.jsonl")],
-                   services.AuditOptions(), on_finding=seen.append)
+    services.audit(
+        FakeUnitOfWork(rule_book),
+        [str(SAMPLES / "douniu.jsonl")],
+        services.AuditOptions(),
+        on_finding=seen.append,
+    )
     assert len(seen) == 34
     assert sum(1 for f in seen if f.kind == "integrity") == 1
 
@@ -38,8 +42,11 @@ def test_jurisdiction_fills_in_only_where_the_log_names_none(rule_book, tmp_path
 
 def test_as_of_judges_under_the_rules_of_that_date(rule_book):
     uow = FakeUnitOfWork(rule_book)
-    services.audit(uow, [str(SAMPLES / "douniu.jsonl")],
-                   services.AuditOptions(as_of=__import__("datetime").date(2025, 6, 1)))
+    services.audit(
+        uow,
+        [str(SAMPLES / "douniu.jsonl")],
+        services.AuditOptions(as_of=__import__("datetime").date(2025, 6, 1)),
+    )
     f = uow.sessions[("demo-platform", "hn-2026-03-01")].findings[0]
     assert f.judged_on == "2025-06-01"
     assert "第七十条" in f.statutory_citation
@@ -47,8 +54,11 @@ def test_as_of_judges_under_the_rules_of_that_date(rule_book):
 
 def test_strict_raises_at_the_first_reject(rule_book):
     try:
-        services.audit(FakeUnitOfWork(rule_book), [str(SAMPLES / "bad.jsonl")],
-                       services.AuditOptions(strict=True))
+        services.audit(
+            FakeUnitOfWork(rule_book),
+            [str(SAMPLES / "bad.jsonl")],
+            services.AuditOptions(strict=True),
+        )
     except LogError as exc:
         assert ":2 session cut-1" in str(exc)
     else:
@@ -89,9 +99,16 @@ def test_a_bracket_is_recorded_and_moves_no_money(rule_book, tmp_path):
     from compliance.logs.reader import read_sessions
 
     session = json.loads((SAMPLES / "douniu.jsonl").read_text().splitlines()[0])
-    session.update(tournament=True, prize={"amount": 5000, "funded_by": "organiser"},
-                   bracket={"competition": "2026 春季赛", "stage": "八强赛", "match": "3",
-                            "advancing": ["hn2"]})
+    session.update(
+        tournament=True,
+        prize={"amount": 5000, "funded_by": "organiser"},
+        bracket={
+            "competition": "2026 春季赛",
+            "stage": "八强赛",
+            "match": "3",
+            "advancing": ["hn2"],
+        },
+    )
     path = tmp_path / "t.jsonl"
     path.write_text(json.dumps(session, ensure_ascii=False) + "\n")
     (item,) = read_sessions(str(path))

@@ -38,7 +38,11 @@ METRICS = {
 }
 # Window metrics issue 8 adds; the data already uses them.
 WINDOW_METRICS = {
-    "window_sessions", "window_rake", "window_capital", "window_participants", "window_win_loss",
+    "window_sessions",
+    "window_rake",
+    "window_capital",
+    "window_participants",
+    "window_win_loss",
 }
 SUBJECTS = {"player", "session", "owner", "platform"}
 LEVELS = {"national", "province", "city", "district"}
@@ -242,7 +246,12 @@ def test_penalty_scales_cover_each_statute_version(files):
     assert penalties["zhian-2005-serious"]["fine_max"] == 3000
     assert penalties["zhian-2025-general"]["fine_max"] == 1000
     assert penalties["zhian-2025-serious"]["fine_max"] == 5000
-    criminal = {tier for p in penalties.values() if p["instrument"].startswith("xingfa") for tier in p["tiers"]}
+    criminal = {
+        tier
+        for p in penalties.values()
+        if p["instrument"].startswith("xingfa")
+        for tier in p["tiers"]
+    }
     assert criminal == {"criminal", "criminal_serious"}
 
 
@@ -268,7 +277,14 @@ def test_game_types_belong_to_classes(games):
     classes = {c["code"] for c in games["game_class"]}
     types = {t["code"]: t["class"] for t in games["game_type"]}
     assert set(types) == {
-        "douniu", "chexuan", "paigow", "yuhuan", "guandan", "shengji", "chihuoguo", "bianselong",
+        "douniu",
+        "chexuan",
+        "paigow",
+        "yuhuan",
+        "guandan",
+        "shengji",
+        "chihuoguo",
+        "bianselong",
     }
     assert set(types.values()) <= classes
     assert types["douniu"] == types["paigow"] == "banker_card"

@@ -8,7 +8,9 @@ from tests.conftest import ROOT
 
 def test_jurisdictions_doc_is_generated_from_the_shipped_data(rule_book):
     text = (ROOT / "docs" / "jurisdictions.md").read_text(encoding="utf-8")
-    assert text == render(rule_book), "run: python -m compliance.reporting.jurisdictions_doc > docs/jurisdictions.md"
+    assert text == render(rule_book), (
+        "run: python -m compliance.reporting.jurisdictions_doc > docs/jurisdictions.md"
+    )
 
 
 def test_every_jurisdiction_and_band_appears_in_it(rule_book):

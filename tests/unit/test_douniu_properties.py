@@ -79,8 +79,12 @@ def test_replay_of_a_simulated_session_finds_exactly_the_injected_anomalies(seed
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.integers(0, 2**32), st.integers(2, 8), st.sampled_from([0.0, 0.1, 0.5]), presets,
-    equal_rank, st.sampled_from(["niu_nine", "grab"]),
+    st.integers(0, 2**32),
+    st.integers(2, 8),
+    st.sampled_from([0.0, 0.1, 0.5]),
+    presets,
+    equal_rank,
+    st.sampled_from(["niu_nine", "grab"]),
 )
 def test_the_one_pass_tally_equals_the_tally_of_the_replay(seed, n, rate, preset, ties, succession):
     players = [f"u{i}" for i in range(n)]

@@ -28,7 +28,10 @@ def test_every_line_ends_as_a_session_or_a_reject_with_its_line_number():
     ("line", "reason"),
     [
         ("{", "malformed JSON: Input data was truncated"),
-        ('{"format": "stakelog/2"}', "invalid session: Invalid enum value 'stakelog/2' - at `$.format`"),
+        (
+            '{"format": "stakelog/2"}',
+            "invalid session: Invalid enum value 'stakelog/2' - at `$.format`",
+        ),
         ("[]", "invalid session: Expected `object`, got `array`"),
     ],
     ids=["truncated", "wrong-format", "not-an-object"],
@@ -66,7 +69,8 @@ def test_byte_ranges_cover_every_line_once_with_true_line_numbers(parts):
     pieces = []
     for start, end in split_ranges(path, parts):
         pieces.extend(
-            (i.line, i.session.session_id) for i in read_sessions(path, start, end)
+            (i.line, i.session.session_id)
+            for i in read_sessions(path, start, end)
             if isinstance(i, Located)
         )
     assert pieces == whole
@@ -87,7 +91,8 @@ def test_line_numbers_hold_whatever_order_the_ranges_are_read_in(tmp_path, order
         random.Random(7).shuffle(ranges)
     pieces = sorted(
         (i.line, i.session.session_id)
-        for start, end in ranges for i in read_sessions(str(path), start, end)
+        for start, end in ranges
+        for i in read_sessions(str(path), start, end)
     )
     assert pieces == whole
 
@@ -101,7 +106,8 @@ def test_partition_ranges_cover_every_line_once_and_fall_in_size(workers):
     whole = [(i.line, i.session.session_id) for i in read_sessions(path)]
     pieces = [
         (i.line, i.session.session_id)
-        for start, end in ranges for i in read_sessions(path, start, end)
+        for start, end in ranges
+        for i in read_sessions(path, start, end)
         if isinstance(i, Located)
     ]
     assert pieces == whole
@@ -123,8 +129,10 @@ def test_blank_lines_are_skipped_and_still_counted(tmp_path):
     [
         (lambda packed: packed[: len(packed) // 2], "the gzip stream is cut off"),
         (lambda packed: b"not gzip at all\n", "not a gzip file"),
-        (lambda packed: packed[:40] + bytes(b ^ 0x5A for b in packed[40:80]) + packed[80:],
-         "corrupt gzip data"),
+        (
+            lambda packed: packed[:40] + bytes(b ^ 0x5A for b in packed[40:80]) + packed[80:],
+            "corrupt gzip data",
+        ),
     ],
     ids=["cut-off", "not-gzip", "corrupt"],
 )

@@ -40,4 +40,6 @@ def test_exposures_count_sessions_and_keep_the_worst_tier_of_known_keys():
     rooms.judged("p/r1", 2.0)
     rooms.judged("p/unknown", 5.0)
     assert [(e.label, e.sessions, e.capital, e.top_tier) for e in rooms.top()] == [
-        ("r2", 1, 400.0, None), ("r1", 2, 150.0, "administrative_serious")]
+        ("r2", 1, 400.0, None),
+        ("r1", 2, 150.0, "administrative_serious"),
+    ]

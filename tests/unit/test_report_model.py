@@ -24,18 +24,49 @@ NOW = datetime(2026, 1, 2, tzinfo=UTC)
 DAY = date(2025, 12, 1)
 
 
-def threshold(session: str, player: str, tier: str, value=None, next_tier=None, margin=None,
-              boundary=None, where="430000", rule="hn-2015-general-stake") -> dict:
-    return {"kind": "threshold", "session_id": session, "platform": "p", "subject": f"player:{player}",
-            "player": player, "jurisdiction": where, "jurisdiction_name": "湖南省", "game": "douniu",
-            "tier": tier, "rule": rule, "value": value, "next_tier": next_tier,
-            "margin_to_next": margin, "next_boundary": boundary, "confidence": "M"}
+def threshold(
+    session: str,
+    player: str,
+    tier: str,
+    value=None,
+    next_tier=None,
+    margin=None,
+    boundary=None,
+    where="430000",
+    rule="hn-2015-general-stake",
+) -> dict:
+    return {
+        "kind": "threshold",
+        "session_id": session,
+        "platform": "p",
+        "subject": f"player:{player}",
+        "player": player,
+        "jurisdiction": where,
+        "jurisdiction_name": "湖南省",
+        "game": "douniu",
+        "tier": tier,
+        "rule": rule,
+        "value": value,
+        "next_tier": next_tier,
+        "margin_to_next": margin,
+        "next_boundary": boundary,
+        "confidence": "M",
+    }
 
 
 def integrity(session: str, check="settlement_mismatch", game="douniu") -> dict:
-    return {"kind": "integrity", "session_id": session, "platform": "p", "subject": "session",
-            "jurisdiction": "430000", "game": game, "round": 3, "check": check,
-            "detail": "u1 claimed 10, rules give 5", "players": ["u1"]}
+    return {
+        "kind": "integrity",
+        "session_id": session,
+        "platform": "p",
+        "subject": "session",
+        "jurisdiction": "430000",
+        "game": game,
+        "round": 3,
+        "check": check,
+        "detail": "u1 claimed 10, rules give 5",
+        "players": ["u1"],
+    }
 
 
 def session(sid: str, room="r1", owner="o1", scene=100.0, per_capita=25.0) -> SessionFact:
@@ -50,47 +81,71 @@ def source(findings: list[dict], sessions=None, players=None, book=None) -> Repo
 
 
 def test_findings_are_ordered_most_severe_first_with_integrity_after_administrative():
-    found = [threshold("s1", "u1", "below_threshold"), integrity("s1"),
-             threshold("s1", "u2", "administrative"), threshold("s1", "u3", "criminal")]
+    found = [
+        threshold("s1", "u1", "below_threshold"),
+        integrity("s1"),
+        threshold("s1", "u2", "administrative"),
+        threshold("s1", "u3", "criminal"),
+    ]
     report = build(source(found), ReportQuery(), NOW)
     assert [f.get("tier") or f["kind"] for f in report.findings] == [
-        "criminal", "administrative", "integrity", "below_threshold"]
+        "criminal",
+        "administrative",
+        "integrity",
+        "below_threshold",
+    ]
 
 
-@pytest.mark.parametrize("finding, rank", [
-    (threshold("s", "u", "criminal_serious"), 6),
-    (threshold("s", "u", "exempt"), 0),
-    (integrity("s"), 1.6),
-], ids=["criminal_serious", "exempt", "integrity"])
+@pytest.mark.parametrize(
+    "finding, rank",
+    [
+        (threshold("s", "u", "criminal_serious"), 6),
+        (threshold("s", "u", "exempt"), 0),
+        (integrity("s"), 1.6),
+    ],
+    ids=["criminal_serious", "exempt", "integrity"],
+)
 def test_severity_ranks(finding, rank):
     assert severity(finding) == rank
 
 
 def test_summary_counts_sessions_rejects_and_tiers():
-    report = build(source([threshold("s1", "u1", "administrative"), integrity("s1")]),
-                   ReportQuery(), NOW)
+    report = build(
+        source([threshold("s1", "u1", "administrative"), integrity("s1")]), ReportQuery(), NOW
+    )
     assert (report.sessions, report.rejects, report.players) == (1, 2, 1)
     assert report.tiers == {"administrative": 1}
     assert report.kinds == {"threshold": 1, "integrity": 1}
 
 
 def test_near_misses_are_within_a_fifth_of_the_next_line_closest_first():
-    found = [threshold("s1", "u1", "administrative", 45, "administrative_serious", 5, 50),
-             threshold("s1", "u2", "administrative", 21, "administrative_serious", 29, 50),
-             threshold("s1", "u3", "below_threshold", 19, "administrative", 1, 20)]
+    found = [
+        threshold("s1", "u1", "administrative", 45, "administrative_serious", 5, 50),
+        threshold("s1", "u2", "administrative", 21, "administrative_serious", 29, 50),
+        threshold("s1", "u3", "below_threshold", 19, "administrative", 1, 20),
+    ]
     assert [(f["player"], f["margin_share"]) for f in near_misses(found)] == [
-        ("u3", 0.05), ("u1", 0.1)]
+        ("u3", 0.05),
+        ("u1", 0.1),
+    ]
 
 
 def test_top_players_rooms_and_owners_by_capital_with_their_worst_tier():
     sessions = [session("s1", "r1", "o1", 100.0), session("s2", "r2", "o1", 500.0)]
-    players = [PlayerFact("p", "s1", "u1", "王1", None, 5.0, 40.0),
-               PlayerFact("p", "s2", "u1", "王1", None, 5.0, 70.0),
-               PlayerFact("p", "s2", "u2", "", None, 50.0, 300.0)]
-    report = build(source([threshold("s2", "u2", "administrative_serious")], sessions, players),
-                   ReportQuery(), NOW)
+    players = [
+        PlayerFact("p", "s1", "u1", "王1", None, 5.0, 40.0),
+        PlayerFact("p", "s2", "u1", "王1", None, 5.0, 70.0),
+        PlayerFact("p", "s2", "u2", "", None, 50.0, 300.0),
+    ]
+    report = build(
+        source([threshold("s2", "u2", "administrative_serious")], sessions, players),
+        ReportQuery(),
+        NOW,
+    )
     assert [(e.label, e.sessions, e.capital, e.top_tier) for e in report.top_players] == [
-        ("u2", 1, 300.0, "administrative_serious"), ("王1 (u1)", 2, 110.0, None)]
+        ("u2", 1, 300.0, "administrative_serious"),
+        ("王1 (u1)", 2, 110.0, None),
+    ]
     assert [(e.label, e.capital) for e in report.top_rooms] == [("r2", 500.0), ("r1", 100.0)]
     assert [(e.label, e.sessions, e.capital) for e in report.top_owners] == [("o1", 2, 600.0)]
 
@@ -114,11 +169,15 @@ def test_threshold_lines_come_from_the_rule_bands_in_force(rule_book):
 
 
 def test_rules_cited_carry_their_instrument_and_confidence(rule_book):
-    report = build(source([threshold("s1", "u1", "administrative")], book=rule_book),
-                   ReportQuery(), NOW)
+    report = build(
+        source([threshold("s1", "u1", "administrative")], book=rule_book), ReportQuery(), NOW
+    )
     (rule,) = report.rules
     assert (rule["rule"], rule["instrument"], rule["confidence"]) == (
-        "hn-2015-general-stake", "hn-2015-discretion", "M")
+        "hn-2015-general-stake",
+        "hn-2015-discretion",
+        "M",
+    )
 
 
 def test_tier_filter_splits_tiers_from_kinds():
@@ -126,9 +185,14 @@ def test_tier_filter_splits_tiers_from_kinds():
     assert (query.min_tier, query.kinds) == ("administrative", ("integrity",))
 
 
-@pytest.mark.parametrize("lang, expected", [
-    ("zh", "赌资较大 administrative"), ("en", "administrative (赌资较大)"),
-], ids=["chinese-first", "english-first"])
+@pytest.mark.parametrize(
+    "lang, expected",
+    [
+        ("zh", "赌资较大 administrative"),
+        ("en", "administrative (赌资较大)"),
+    ],
+    ids=["chinese-first", "english-first"],
+)
 def test_labels_put_the_main_language_first(lang, expected):
     assert Labels(lang).tier("administrative") == expected
 
@@ -142,14 +206,32 @@ def test_a_long_report_keeps_the_most_severe_to_show_and_exports_them_all(monkey
 
     monkeypatch.setattr(model, "SHOWN", 5)
     monkeypatch.setattr(model, "NEAR_KEPT", 2)
-    found = [threshold(f"s{i}", "u1", "below_threshold", value=i, next_tier="administrative",
-                       margin=1, boundary=20) for i in range(40)]
+    found = [
+        threshold(
+            f"s{i}",
+            "u1",
+            "below_threshold",
+            value=i,
+            next_tier="administrative",
+            margin=1,
+            boundary=20,
+        )
+        for i in range(40)
+    ]
     found.insert(17, threshold("s99", "u9", "criminal", value=3))
     facts = (FindingFact(f, DAY, "douniu", "r1", "o1") for f in found)  # read once, as from a DB
-    report = build(ReportSource([], [session("s1")], [], facts, rejects=0,
-                                ordered=lambda: iter([FindingFact(f, DAY, "douniu", "r1", "o1")
-                                                      for f in found])),
-                   ReportQuery(), NOW)
+    report = build(
+        ReportSource(
+            [],
+            [session("s1")],
+            [],
+            facts,
+            rejects=0,
+            ordered=lambda: iter([FindingFact(f, DAY, "douniu", "r1", "o1") for f in found]),
+        ),
+        ReportQuery(),
+        NOW,
+    )
     assert report.total == 41
     assert [f["session_id"] for f in report.findings] == ["s99", "s39", "s38", "s37", "s36"]
     assert len(report.near_misses) == 2

@@ -43,10 +43,16 @@ def test_a_tier_that_falls_as_the_amount_rises_is_caught(rule_book, tmp_path):
 
 
 def test_figures_between_two_lines_are_a_gap(rule_book, tmp_path):
-    path = hunan_with(tmp_path, '{ metric = "single_stake", min = 50, max = 100 }',
-                      '{ metric = "single_stake", above = 50, max = 100 }')
-    path = hunan_with_text(path, '{ metric = "single_stake", min = 20, max = 50 }',
-                           '{ metric = "single_stake", min = 20, below = 50 }')
+    path = hunan_with(
+        tmp_path,
+        '{ metric = "single_stake", min = 50, max = 100 }',
+        '{ metric = "single_stake", above = 50, max = 100 }',
+    )
+    path = hunan_with_text(
+        path,
+        '{ metric = "single_stake", min = 20, max = 50 }',
+        '{ metric = "single_stake", min = 20, below = 50 }',
+    )
     problems = check_book(with_patch(rule_book, [path]))
     assert [p.describe() for p in problems] == [
         "gap: hn-2015-general-stake, hn-2015-general-serious: single_stake [50, 50] is in no "
@@ -54,11 +60,23 @@ def test_figures_between_two_lines_are_a_gap(rule_book, tmp_path):
     ]
 
 
-@pytest.mark.parametrize(("low", "high", "meets"), [
-    (Comparison("m", min=Decimal(20), max=Decimal(50)), Comparison("m", min=Decimal(50)), True),
-    (Comparison("m", min=Decimal(20), below=Decimal(50)), Comparison("m", min=Decimal(50)), False),
-    (Comparison("m", min=Decimal(20), max=Decimal(50)), Comparison("m", above=Decimal(50)), False),
-], ids=["以下 meets 以上 at 50", "不满 50 then 以上", "以下 50 then 超过"])
+@pytest.mark.parametrize(
+    ("low", "high", "meets"),
+    [
+        (Comparison("m", min=Decimal(20), max=Decimal(50)), Comparison("m", min=Decimal(50)), True),
+        (
+            Comparison("m", min=Decimal(20), below=Decimal(50)),
+            Comparison("m", min=Decimal(50)),
+            False,
+        ),
+        (
+            Comparison("m", min=Decimal(20), max=Decimal(50)),
+            Comparison("m", above=Decimal(50)),
+            False,
+        ),
+    ],
+    ids=["以下 meets 以上 at 50", "不满 50 then 以上", "以下 50 then 超过"],
+)
 def test_the_boundary_rule_lets_one_figure_sit_in_both_tiers(low, high, meets):
     both = Interval.of(low).meet(Interval.of(high))
     assert (both is not None) == meets
@@ -67,8 +85,9 @@ def test_the_boundary_rule_lets_one_figure_sit_in_both_tiers(low, high, meets):
 def test_rival_versions_both_default_and_in_force_together_are_caught(rule_book):
     instruments = dict(rule_book.instruments)
     for iid in ("hn-2007-rules", "hn-2015-discretion"):
-        instruments[iid] = dataclasses.replace(instruments[iid], version_group="hn",
-                                               effective_to=None)
+        instruments[iid] = dataclasses.replace(
+            instruments[iid], version_group="hn", effective_to=None
+        )
     problems = check_book(dataclasses.replace(rule_book, instruments=instruments))
     assert [p.describe() for p in problems] == [
         "versions: hn-2007-rules, hn-2015-discretion: both default in version group hn and "
@@ -77,8 +96,9 @@ def test_rival_versions_both_default_and_in_force_together_are_caught(rule_book)
 
 
 def test_unknown_game_classes_and_rows_without_source_are_caught(rule_book):
-    book = dataclasses.replace(rule_book, multipliers=[
-        Multiplier("430000", "zhajinhua_class", Decimal(2), source="")])
+    book = dataclasses.replace(
+        rule_book, multipliers=[Multiplier("430000", "zhajinhua_class", Decimal(2), source="")]
+    )
     assert [p.describe() for p in check_book(book)] == [
         "source: multiplier 430000 zhajinhua_class: multiplier without a source",
         "unknown_game_class: multiplier 430000 zhajinhua_class: unknown game class 'zhajinhua_class'",
@@ -86,7 +106,11 @@ def test_unknown_game_classes_and_rows_without_source_are_caught(rule_book):
 
 
 def test_a_file_without_a_source_is_refused_naming_the_row(tmp_path):
-    path = hunan_with(tmp_path, 'source = "seed 000 (澎湃新闻 法治课 article); legal.md (b) 湖南 row 2 (seed, not re-verified)"', "")
+    path = hunan_with(
+        tmp_path,
+        'source = "seed 000 (澎湃新闻 法治课 article); legal.md (b) 湖南 row 2 (seed, not re-verified)"',
+        "",
+    )
     with pytest.raises(RulesError, match="instrument hn-2015-discretion: missing source"):
         read_files([path])
 
@@ -122,14 +146,20 @@ def test_a_bound_set_on_the_command_line_moves_that_line_only(rule_book):
     book = set_bound(rule_book, BoundSetting.parse("hn-2015-general-stake.single_stake.max=100"))
     band = next(b for b in book.bands if b.id == "hn-2015-general-stake")
     assert condition_words(band.condition) == (
-        "(single_stake ≥ 20 and ≤ 100) or (session_win_loss ≥ 2000 and < 5000)")
+        "(single_stake ≥ 20 and ≤ 100) or (session_win_loss ≥ 2000 and < 5000)"
+    )
     assert [c.key for c in diff_books(rule_book, book)] == ["hn-2015-general-stake"]
 
 
-@pytest.mark.parametrize("text", ["hn-2015-general-stake.single_stake=100",
-                                  "hn-2015-general-stake.single_stake.max=lots",
-                                  "no-such-band.single_stake.max=100",
-                                  "hn-2015-general-stake.capital.max=100"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hn-2015-general-stake.single_stake=100",
+        "hn-2015-general-stake.single_stake.max=lots",
+        "no-such-band.single_stake.max=100",
+        "hn-2015-general-stake.capital.max=100",
+    ],
+)
 def test_a_bad_setting_is_a_rules_error(rule_book, text):
     with pytest.raises(RulesError):
         set_bound(rule_book, BoundSetting.parse(text))
@@ -138,8 +168,13 @@ def test_a_bad_setting_is_a_rules_error(rule_book, text):
 def test_a_rival_version_is_checked_in_its_own_right(rule_book):
     bands = list(rule_book.bands)
     at = next(i for i, b in enumerate(bands) if b.id == "sh-capital-200")
-    bands.append(dataclasses.replace(
-        bands[at], id="sh-capital-150-serious", tier=Tier.ADMINISTRATIVE_SERIOUS,
-        condition=Comparison("capital", min=Decimal(150), max=Decimal(300))))
+    bands.append(
+        dataclasses.replace(
+            bands[at],
+            id="sh-capital-150-serious",
+            tier=Tier.ADMINISTRATIVE_SERIOUS,
+            condition=Comparison("capital", min=Decimal(150), max=Decimal(300)),
+        )
+    )
     problems = check_book(dataclasses.replace(rule_book, bands=bands))
     assert [p.rows for p in problems] == [("sh-capital-200", "sh-capital-150-serious")]

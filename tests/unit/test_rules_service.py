@@ -41,7 +41,7 @@ def test_an_import_saves_only_the_files_rows_with_who_and_why(rule_book, tmp_pat
     uow = FakeRulesUnitOfWork(rule_book)
     path = hunan_with(tmp_path, 'article = "一般情节"', 'article = "一般情节（一）"')
     result = rules_service.import_files(uow, [path], "clearer article", "li")
-    (patch, actor, reason), = uow.saved
+    ((patch, actor, reason),) = uow.saved
     assert uow.committed and (actor, reason) == ("li", "clearer article")
     assert set(patch.jurisdictions) == {"430000"}
     assert [c.key for c in result.changes] == ["hn-2015-general-stake"]

@@ -18,15 +18,27 @@ def test_exporting_the_shipped_data_and_loading_it_gives_an_equal_book(rule_book
 def test_exported_files_are_named_by_code_in_the_layout_of_data(rule_book, tmp_path):
     written = ruletoml.export_book(rule_book, tmp_path)
     names = [p.relative_to(tmp_path).as_posix() for p in written]
-    assert names[:3] == ["games.toml", "jurisdictions/000000-national.toml",
-                         "jurisdictions/110000-beijing.toml"]
+    assert names[:3] == [
+        "games.toml",
+        "jurisdictions/000000-national.toml",
+        "jurisdictions/110000-beijing.toml",
+    ]
     assert "jurisdictions/430000-hunan.toml" in names
 
 
-@pytest.mark.parametrize("text", [
-    'quote " and backslash \\ and tab \t', "two\nlines", "\nleading newline", "bell \x07",
-    "中文 、全角（括号）", 'ends with quote"', 'three """ quotes\nover lines',
-], ids=["quote", "lines", "leading-newline", "control", "chinese", "end-quote", "triple"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        'quote " and backslash \\ and tab \t',
+        "two\nlines",
+        "\nleading newline",
+        "bell \x07",
+        "中文 、全角（括号）",
+        'ends with quote"',
+        'three """ quotes\nover lines',
+    ],
+    ids=["quote", "lines", "leading-newline", "control", "chinese", "end-quote", "triple"],
+)
 def test_strings_survive_the_serializer(text):
     assert tomllib.loads(f"x = {ruletoml.string(text)}\n")["x"] == text
 

@@ -21,7 +21,9 @@ from tests.golden.baseline.outputs import make_outputs  # noqa: E402
 
 if __name__ == "__main__":
     if os.environ.get("PYTHONHASHSEED") != "0":
-        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
+        os.execve(
+            sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"}
+        )
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE
     with tempfile.TemporaryDirectory() as work:
         for name, data in make_outputs(Path(work)).items():

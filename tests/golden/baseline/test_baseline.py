@@ -17,8 +17,9 @@ NAMES = ["demo.out", "demo-sessions.jsonl", "audit.jsonl", "report.json"]
 @pytest.fixture(scope="module")
 def made(tmp_path_factory) -> Path:
     target = tmp_path_factory.mktemp("baseline")
-    subprocess.run([sys.executable, str(HERE / "make.py"), str(target)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, str(HERE / "make.py"), str(target)], check=True, capture_output=True
+    )
     return target
 
 
