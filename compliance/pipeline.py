@@ -27,7 +27,7 @@ from compliance.domain.metrics import (
 )
 from compliance.errors import LogError
 from compliance.games import get_game
-from compliance.games.base import SessionTally
+from compliance.domain.rounds import SessionTally
 from compliance.logs.reader import Located, Reject, read_sessions
 
 

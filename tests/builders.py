@@ -1,12 +1,41 @@
-"""One-line builders for classifier tests: a player's figures and a session around them."""
+"""One-line builders: a game's rounds in a session log, a player's figures, a session around them."""
 
 from __future__ import annotations
 
-from datetime import date
+from collections.abc import Iterable, Mapping
+from datetime import UTC, date, datetime
 from decimal import Decimal
+from typing import Any
+
+import msgspec
 
 from compliance.domain.classifier import PlayerFacts, SessionFacts
 from compliance.domain.metrics import PlayerMetrics, SessionMetrics
+from compliance.logs.records import Player, Session, Variant
+
+
+def session_of(
+    game: str,
+    rounds: list[Any],
+    players: Iterable[str],
+    variant: Variant | Mapping[str, Any] | None = None,
+    buy_in: int | None = None,
+    session_id: str | None = None,
+) -> Session:
+    """A stakelog/1 session of `game`: these rounds, these players, this variant."""
+    if not isinstance(variant, Variant):
+        variant = msgspec.convert(dict(variant or {}), Variant)
+    extra = {} if buy_in is None else {"buy_in": buy_in}
+    return Session(
+        format="stakelog/1",
+        session_id=session_id or f"{game}-test",
+        platform="test",
+        game=game,
+        started_at=datetime(2026, 1, 1, tzinfo=UTC),
+        players=[Player(id=p, **extra) for p in players],
+        rounds=msgspec.Raw(msgspec.json.encode(rounds)),
+        variant=variant,
+    )
 
 
 def figures(

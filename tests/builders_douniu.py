@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
-import msgspec
-
-from compliance.logs.records import Player, Session, Variant
+from compliance.logs.records import Session, Variant
+from tests.builders import session_of as shared_session_of
 
 PLAYERS = ["p1", "p2", "p3", "p4", "p5", "p6"]
 
@@ -27,13 +25,6 @@ def session_of(
     preset: str | None = None,
     **options: Any,
 ) -> Session:
-    return Session(
-        format="stakelog/1",
-        session_id="douniu-test",
-        platform="test",
-        game="douniu",
-        started_at=datetime(2026, 1, 1, tzinfo=UTC),
-        players=[Player(id=p) for p in (players or PLAYERS)],
-        rounds=msgspec.Raw(msgspec.json.encode(rounds)),
-        variant=Variant(preset=preset, options=options),
+    return shared_session_of(
+        "douniu", rounds, players or PLAYERS, Variant(preset=preset, options=options)
     )

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime
 from typing import Any
 
-import msgspec
-
 from compliance.games.cards import build_deck, shuffled
-from compliance.logs.records import Player, Session, Variant
+from compliance.logs.records import Session, Variant
+from tests.builders import session_of as shared_session_of
 
 SEATS = ["a", "b", "c", "d"]  # a and c are partners, b and d the other team
 ORDER = {
@@ -21,16 +19,7 @@ ORDER = {
 def session_of(
     game: str, rounds: list[dict[str, Any]], preset: str | None = None, **options: Any
 ) -> Session:
-    return Session(
-        format="stakelog/1",
-        session_id=f"{game}-test",
-        platform="test",
-        game=game,
-        started_at=datetime(2026, 1, 1, tzinfo=UTC),
-        players=[Player(id=p) for p in SEATS],
-        rounds=msgspec.Raw(msgspec.json.encode(rounds)),
-        variant=Variant(preset=preset, options=options),
-    )
+    return shared_session_of(game, rounds, SEATS, Variant(preset=preset, options=options))
 
 
 def guandan_deal(seed: int) -> dict[str, list[str]]:

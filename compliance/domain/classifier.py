@@ -23,7 +23,7 @@ from compliance.domain.rules import Band, Comparison, leaves, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
-from compliance.games.base import Integrity
+from compliance.domain.rounds import Integrity
 
 RANK = {"H": 3, "M": 2, "L": 1}
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from compliance.games.base import PlayerTally, RoundResult, SessionTally
+from compliance.domain.rounds import PlayerTally, RoundResult, SessionTally
 
 PLAYER_METRICS = ("single_stake", "round_win_loss", "session_win_loss", "total_staked", "capital")
 SESSION_METRICS = ("per_capita_capital", "scene_capital", "table_win_loss", "headcount")

@@ -14,105 +14,94 @@ on the round: they become findings, and the replay goes on.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import msgspec
 
+from compliance.domain.rounds import (
+    ILLEGAL_ACTION,
+    IMPOSSIBLE_DEAL,
+    SETTLEMENT_MISMATCH,
+    WRONG_BANKER,
+    Integrity,
+    PlayerTally,
+    RoundResult,
+    SessionTally,
+)
 from compliance.errors import DecodeError, LogError
 from compliance.logs.records import Session, Variant
 
-# Integrity checks, in the order a reader meets them.
-SETTLEMENT_MISMATCH = "settlement_mismatch"
-ILLEGAL_ACTION = "illegal_action"
-WRONG_BANKER = "wrong_banker"
-IMPOSSIBLE_DEAL = "impossible_deal"
+# The result types live in the domain; they are re-exported here for older imports.
+__all__ = [
+    "IMPOSSIBLE_DEAL",
+    "ILLEGAL_ACTION",
+    "SETTLEMENT_MISMATCH",
+    "WRONG_BANKER",
+    "Engine",
+    "EngineSpec",
+    "Game",
+    "Integrity",
+    "PlayerTally",
+    "RoundResult",
+    "SessionTally",
+    "Simulated",
+    "Tally",
+    "compare_claims",
+    "decode_rounds",
+    "resolve_options",
+]
+
+Tally = Callable[[Session, list[str], Any], SessionTally]
 
 
-@dataclass(slots=True)
-class Integrity:
-    """完整性问题: what the log claims against what the rules give, in one round."""
+@dataclass(frozen=True, slots=True)
+class EngineSpec:
+    """引擎档案: what a game declares once: its code, names, records, options and seats.
 
-    round: int
-    check: str
-    detail: str
-    players: tuple[str, ...] = ()
-    claimed: dict[str, int] | None = None
-    expected: dict[str, int] | None = None
-
-
-@dataclass(slots=True)
-class RoundResult:
-    """一局结算: one round as the rules settle it.
-
-    `deltas` are the rules' own settlement per player in points, before rake
-    (zero-sum apart from pots carried forward); `stakes` are what each player
-    wagered in the round as agreed before the result (DESIGN §5); `rake` is
-    what the room owner took (抽头); `carried` is what went into or out of a
-    pot that outlives the round (positive: into the pot).
+    `round_type` is the msgspec Struct of one entry of a log's `rounds`;
+    `options_type`, `presets` and `default_preset` resolve a log's variant;
+    `seat_range` bounds the players of a simulated session; `tally`, when a
+    game has one, is its fused one-pass tally `(session, player_ids, options)`,
+    equal to metrics.tally(replay(session)).
     """
-
-    index: int
-    deltas: dict[str, int]
-    stakes: dict[str, int]
-    banker: str | None = None
-    rake: int = 0
-    carried: int = 0
-    issues: list[Integrity] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class PlayerTally:
-    """One player's running figures over a session, in points."""
-
-    max_stake: int = 0
-    max_round_swing: int = 0
-    net: int = 0
-    staked: int = 0
-    won: int = 0
-    rounds: int = 0
-    banker_rounds: int = 0
-
-    def add(self, stake: int, amount: int) -> None:
-        """One round played: `stake` wagered, `amount` won (or lost, if negative)."""
-        self.rounds += 1
-        self.staked += stake
-        if stake > self.max_stake:
-            self.max_stake = stake
-        self.net += amount
-        if amount > 0:
-            self.won += amount
-            if amount > self.max_round_swing:
-                self.max_round_swing = amount
-        elif -amount > self.max_round_swing:
-            self.max_round_swing = -amount
-
-
-@dataclass(slots=True)
-class SessionTally:
-    """A session's replay summed up: per-player tallies, rake, issues."""
-
-    players: dict[str, PlayerTally]
-    rounds: int = 0
-    rake: int = 0
-    issues: list[Integrity] = field(default_factory=list)
-
-
-class Game(Protocol):
-    """A game engine: a code, names, and a replay of whole sessions."""
 
     code: str
     name_zh: str
     name_en: str
+    round_type: type
+    options_type: type
+    presets: Mapping[str, Mapping[str, Any]]
+    default_preset: str
+    seat_range: tuple[int, int] = (2, 6)
+    tally: Tally | None = None
+
+
+class Game(Protocol):
+    """A game engine: its spec, its options, a replay of whole sessions, a hand describer."""
+
+    spec: EngineSpec
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def name_zh(self) -> str: ...
+
+    @property
+    def name_en(self) -> str: ...
+
+    @property
+    def tally_session(self) -> Callable[[Session, list[str]], SessionTally] | None: ...
+
+    def options_for(self, variant: Variant | None) -> Any:
+        """玩法: the typed options of a log's variant (its preset plus overrides)."""
+        ...
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
         """Settle every round of the session in order, carrying state."""
         ...
-
-    # An engine may also offer `tally_session(session, player_ids) -> SessionTally`:
-    # the replay summed up in one pass, equal to metrics.tally(replay(session)).
 
     def describe(
         self, hand: list[str] | dict[str, Any], variant: Variant | None = None
@@ -124,16 +113,49 @@ class Game(Protocol):
         """
         ...
 
-    def simulate(
-        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
-    ) -> Simulated:
-        """Rounds of a realistic session from really shuffled decks.
 
-        `base` is the stake unit in points; with probability `anomaly_rate`
-        a round is tampered with (a changed payout, a wrong banker, an
-        illegal action) and the tampering is listed in the result.
-        """
-        ...
+class Engine:
+    """引擎: the members every game shares, derived from its spec."""
+
+    def __init__(self, spec: EngineSpec):
+        self.spec = spec
+
+    @property
+    def code(self) -> str:
+        return self.spec.code
+
+    @property
+    def name_zh(self) -> str:
+        return self.spec.name_zh
+
+    @property
+    def name_en(self) -> str:
+        return self.spec.name_en
+
+    @property
+    def tally_session(self) -> Callable[[Session, list[str]], SessionTally] | None:
+        """The replay summed up in one pass, or None when the game has no fused tally."""
+        tally = self.spec.tally
+        if tally is None:
+            return None
+        return lambda session, player_ids: tally(
+            session, player_ids, self.options_for(session.variant)
+        )
+
+    def options_for(self, variant: Variant | None) -> Any:
+        """玩法: the typed options of a log's variant (its preset plus overrides)."""
+        spec = self.spec
+        return resolve_options(
+            variant or Variant(), spec.presets, spec.default_preset, spec.options_type
+        )
+
+    def replay(self, session: Session) -> Iterator[RoundResult]:
+        raise NotImplementedError
+
+    def describe(
+        self, hand: list[str] | dict[str, Any], variant: Variant | None = None
+    ) -> dict[str, Any]:
+        raise NotImplementedError
 
 
 _round_decoders: dict[type, msgspec.json.Decoder] = {}

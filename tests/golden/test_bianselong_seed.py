@@ -3,31 +3,23 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from pathlib import Path
 
-import msgspec
 import pytest
 
 from compliance.errors import LogError
 from compliance.games.base import ILLEGAL_ACTION
 from compliance.games.bianselong import GAME
 from compliance.games.bianselong_table import BianselongOptions, card_points
-from compliance.logs.records import Player, Session, Variant
+from compliance.logs.records import Session, Variant
+from tests.builders import session_of as shared_session_of
 
 COURT10 = BianselongOptions(ace_points=1, king_points=10)
 
 
 def session_of(deals: list[dict], players="abc", preset="court10", **options) -> Session:
-    return Session(
-        format="stakelog/1",
-        session_id="golden",
-        platform="test",
-        game="bianselong",
-        started_at=datetime(2026, 1, 1, tzinfo=UTC),
-        players=[Player(id=p) for p in players],
-        rounds=msgspec.Raw(msgspec.json.encode(deals)),
-        variant=Variant(preset=preset, options=options),
+    return shared_session_of(
+        "bianselong", deals, players, Variant(preset=preset, options=options), session_id="golden"
     )
 
 

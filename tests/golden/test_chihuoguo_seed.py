@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-import msgspec
 import pytest
 
 from compliance.games.base import ILLEGAL_ACTION
 from compliance.games.chihuoguo import GAME, ChihuoguoOptions, settle_bet
-from compliance.logs.records import Player, Session, Variant
+from compliance.logs.records import Session, Variant
+from tests.builders import session_of as shared_session_of
 
 SEED = ChihuoguoOptions()
 SEATS = ["a", "b", "c", "d"]
 
 
 def session_of(turns: list[dict], chips: int = 100_000, **options) -> Session:
-    return Session(
-        format="stakelog/1",
-        session_id="golden",
-        platform="test",
-        game="chihuoguo",
-        started_at=datetime(2026, 1, 1, tzinfo=UTC),
-        players=[Player(id=p, buy_in=chips) for p in SEATS],
-        rounds=msgspec.Raw(msgspec.json.encode(turns)),
-        variant=Variant(options=options),
+    return shared_session_of(
+        "chihuoguo", turns, SEATS, Variant(options=options), buy_in=chips, session_id="golden"
     )
 
 

@@ -7,9 +7,8 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 
-from compliance.games import douniu_hands as hands
 from compliance.games.cards import RANKS, STANDARD_52
-from compliance.games.douniu import GAME, PRESETS
+from compliance.games.douniu import GAME, PRESETS, hands
 
 
 def level(cards: str) -> str:

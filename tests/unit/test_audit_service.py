@@ -119,16 +119,18 @@ def test_a_bracket_is_recorded_and_moves_no_money(rule_book, tmp_path):
 
 
 def test_an_engine_bug_on_one_session_becomes_a_reject_not_a_crash(rule_book, monkeypatch):
+    from dataclasses import replace
+
     from compliance.games import douniu
 
-    real = douniu.Douniu.tally_session
+    real = douniu.SPEC.tally
 
-    def broken(self, session, player_ids):
+    def broken(session, player_ids, options):
         if session.session_id == "hb-family":
             raise KeyError("boom")
-        return real(self, session, player_ids)
+        return real(session, player_ids, options)
 
-    monkeypatch.setattr(douniu.Douniu, "tally_session", broken)
+    monkeypatch.setattr(douniu.GAME, "spec", replace(douniu.SPEC, tally=broken))
     uow = FakeUnitOfWork(rule_book)
     summary = services.audit(uow, [str(SAMPLES / "douniu.jsonl")], services.AuditOptions())
     assert (summary.sessions, summary.rejects) == (7, 1)

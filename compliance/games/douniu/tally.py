@@ -4,22 +4,32 @@
 gives (a hypothesis test holds the two together), without a RoundResult or a
 dict per round: one loop over the seats with the banker scored first, hand
 scores inline from the rank table, the deal checked by bit counts, and the
-slow checks of `douniu` (which name what is wrong) only when something is off.
+slow checks of `douniu.engine` (which name what is wrong) only when something is off.
 """
 
 from __future__ import annotations
 
-from compliance.games import douniu_hands as hands
-from compliance.games.base import SessionTally
-from compliance.games.douniu import (
+from compliance.domain.rounds import PlayerTally, SessionTally
+from compliance.games.base import decode_rounds
+from compliance.games.douniu import hands
+from compliance.games.douniu.engine import (
     BANKER_TIE_LEVELS,
-    DouniuOptions,
-    DouniuRound,
     claim_issues,
     hand_scores,
     settle,
     wrong_banker_issue,
 )
+from compliance.games.douniu.options import DouniuOptions
+from compliance.games.douniu.record import DouniuRound
+from compliance.logs.records import Session
+
+
+def tally_session(session: Session, player_ids: list[str], options: DouniuOptions) -> SessionTally:
+    """The replay summed up in one pass: what tally(replay(session)) gives, faster."""
+    summary = SessionTally({pid: PlayerTally() for pid in player_ids})
+    rounds = decode_rounds(session.rounds, DouniuRound)
+    tally_rounds(rounds, set(player_ids), options, summary)
+    return summary
 
 
 def tally_rounds(

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import UTC, datetime
 from pathlib import Path
 
-import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,22 +15,14 @@ from compliance.games import get_game
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
 from compliance.games.cards import STANDARD_52
 from compliance.games.chihuoguo import GAME, NEGATIVE_CHIPS, ChihuoguoOptions, settle_bet
-from compliance.logs.records import Player, Session, Variant
+from compliance.logs.records import Session
+from tests.builders import session_of as shared_session_of
 
 SEATS = ["a", "b", "c", "d"]
 
 
 def session_of(turns, players=SEATS, buy_in=10_000, variant=None) -> Session:
-    return Session(
-        format="stakelog/1",
-        session_id="unit",
-        platform="test",
-        game="chihuoguo",
-        started_at=datetime(2026, 1, 1, tzinfo=UTC),
-        players=[Player(id=p, buy_in=buy_in) for p in players],
-        rounds=msgspec.Raw(msgspec.json.encode(turns)),
-        variant=msgspec.convert(variant or {}, Variant),
-    )
+    return shared_session_of("chihuoguo", turns, players, variant, buy_in=buy_in, session_id="unit")
 
 
 def pass_turn(player, ends, **extra) -> dict:
@@ -204,7 +194,7 @@ def test_describe_settles_a_record_with_a_third_card():
 
 
 def test_the_round_record_example_in_the_docs_replays_as_it_says():
-    text = (Path(__file__).parents[2] / "docs/games/chihuoguo.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[3] / "docs/games/chihuoguo.md").read_text(encoding="utf-8")
     example = json.loads(
         text.split("## Round record", 1)[1].split("```json", 1)[1].split("```", 1)[0]
     )

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
 
-import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,7 +12,8 @@ from compliance.errors import DealError
 from compliance.games import get_game
 from compliance.games.base import ILLEGAL_ACTION
 from compliance.games.bianselong import GAME
-from compliance.logs.records import Player, Session, Variant
+from compliance.logs.records import Session, Variant
+from tests.builders import session_of as shared_session_of
 
 HANDS = {
     "a": ["S3", "S8", "SA", "HJ", "C2"],
@@ -24,15 +23,8 @@ HANDS = {
 
 
 def session_of(deals, players="abc", variant=None) -> Session:
-    return Session(
-        format="stakelog/1",
-        session_id="unit",
-        platform="test",
-        game="bianselong",
-        started_at=datetime(2026, 1, 1, tzinfo=UTC),
-        players=[Player(id=p) for p in players],
-        rounds=msgspec.Raw(msgspec.json.encode(deals)),
-        variant=msgspec.convert(variant or {"preset": "court10"}, Variant),
+    return shared_session_of(
+        "bianselong", deals, players, variant or {"preset": "court10"}, session_id="unit"
     )
 
 

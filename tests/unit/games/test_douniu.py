@@ -10,6 +10,7 @@ from compliance.errors import DealError, DecodeError, LogError
 from compliance.games import get_game
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER
 from compliance.games.douniu import GAME, ROUND_TYPE, DouniuRound
+from compliance.games.douniu.simulator import simulate
 from compliance.logs.records import Variant
 from tests.builders_douniu import PLAYERS, round_of, seat, session_of
 
@@ -309,15 +310,15 @@ def test_describe_rejects_wrong_hands_with_a_clear_message(hand, message):
 
 def test_simulate_is_reproducible_from_its_seed():
     players = ["a", "b", "c", "d"]
-    one = GAME.simulate(random.Random(7), players, 30, 5, 0.2)
-    two = GAME.simulate(random.Random(7), players, 30, 5, 0.2)
+    one = simulate(random.Random(7), players, 30, 5, 0.2)
+    two = simulate(random.Random(7), players, 30, 5, 0.2)
     assert (one.rounds, one.anomalies) == (two.rounds, two.anomalies)
     assert one.variant == {"preset": "classic"}
 
 
 def test_simulate_seats_at_most_six_of_a_larger_room():
     players = [f"p{i}" for i in range(1, 10)]
-    sim = GAME.simulate(random.Random(3), players, 50, 10, 0.0)
+    sim = simulate(random.Random(3), players, 50, 10, 0.0)
     assert all(2 <= len(r["seats"]) <= 6 for r in sim.rounds)
     results = list(GAME.replay(session_of(sim.rounds, players=players)))
     assert checks(results) == []

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from compliance.games import douniu_hands as hands
-from compliance.games.base import SETTLEMENT_MISMATCH, WRONG_BANKER, Simulated
+from compliance.domain.rounds import SETTLEMENT_MISMATCH, WRONG_BANKER
+from compliance.games.base import Simulated
 from compliance.games.cards import STANDARD_52, deal, shuffled
-from compliance.games.douniu import DouniuRound, DouniuSeat, next_banker, options_for, settle
+from compliance.games.douniu import GAME, DouniuRound, DouniuSeat, hands, next_banker, settle
 
 MAX_SEATS = 6
 GRABS = (1, 1, 1, 2, 2, 3, 4)  # 抢庄: most rounds are not grabbed high
@@ -44,7 +44,7 @@ def simulate(
     """模拟: rounds of the classic preset, the banker passed by 牛九, payouts tampered at random."""
     if len(players) < 2:
         raise ValueError("斗牛 needs at least 2 players")
-    options = options_for(None)
+    options = GAME.options_for(None)
     rake_percent = rng.choice(RAKE_PERCENTS)
     rounds: list[dict[str, Any]] = []
     anomalies: list[tuple[int, str]] = []

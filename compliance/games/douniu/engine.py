@@ -9,105 +9,25 @@ Rules, choices and the round record: docs/games/douniu.md.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal
+from typing import Any
 
-import msgspec
-
-from compliance.errors import DealError
-from compliance.games import douniu_hands as hands
-from compliance.games.base import (
+from compliance.domain.rounds import (
     ILLEGAL_ACTION,
     SETTLEMENT_MISMATCH,
     WRONG_BANKER,
     Integrity,
-    PlayerTally,
     RoundResult,
-    SessionTally,
-    Simulated,
-    decode_rounds,
-    resolve_options,
 )
-from compliance.games.cards import JOKERS, Card, duplicates
+from compliance.errors import DealError
+from compliance.games.base import Engine, decode_rounds
+from compliance.games.cards import JOKERS, duplicates
+from compliance.games.douniu import hands
+from compliance.games.douniu.options import DouniuOptions
+from compliance.games.douniu.record import DouniuRound
 from compliance.logs.records import Session, Variant
 
-Multiplier = Annotated[int, msgspec.Meta(ge=1)]
-Positive = Annotated[int, msgspec.Meta(ge=1)]
-
-
-class DouniuSeat(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
-    """座位: one player's five cards, bet multiplier, and what the platform paid him."""
-
-    player: str
-    cards: list[Card]
-    claimed: int
-    bet: Positive = 1
-    rake: Annotated[int, msgspec.Meta(ge=0)] = 0
-
-
-class DouniuRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
-    """一局斗牛: the banker, 底分 `base`, 抢庄 multiplier `grab`, and 2–6 seats."""
-
-    banker: str
-    base: Positive
-    seats: list[DouniuSeat]
-    grab: Positive = 1
-
-
-ROUND_TYPE = DouniuRound
-
-
-class DouniuOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """玩法: the payout table (翻倍规则) per rank, ties at equal bull, banker succession."""
-
-    no_bull: Multiplier = 1
-    bull_1: Multiplier = 1
-    bull_2: Multiplier = 1
-    bull_3: Multiplier = 1
-    bull_4: Multiplier = 1
-    bull_5: Multiplier = 1
-    bull_6: Multiplier = 1
-    bull_7: Multiplier = 1
-    bull_8: Multiplier = 2
-    bull_9: Multiplier = 2
-    bull_bull: Multiplier = 3
-    four_bomb: Multiplier = 4
-    five_face: Multiplier = 5
-    equal_rank: Literal["high_card", "banker"] = "high_card"
-    banker_succession: Literal["niu_nine", "grab"] = "niu_nine"
-
-    @property
-    def multipliers(self) -> tuple[int, ...]:
-        """Multiplier by hand level, 没牛 (0) … 五花牛 (12)."""
-        return tuple(getattr(self, code) for code in hands.RANK_CODES)
-
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "classic": {},
-    "steep": {
-        "bull_bull": 4,
-        "bull_9": 3,
-        "bull_8": 2,
-        "bull_7": 2,
-        "four_bomb": 5,
-        "five_face": 6,
-    },
-    "linear": {
-        **{f"bull_{n}": n for n in range(1, 10)},
-        "bull_bull": 10,
-        "four_bomb": 10,
-        "five_face": 10,
-    },
-}
-DEFAULT_PRESET = "classic"
-
 BANKER_TIE_LEVELS = frozenset(range(1, hands.BULL_BULL + 1))
-
-
-def options_for(variant: Variant | None) -> DouniuOptions:
-    """玩法: the options of a log's variant (preset `classic` unless named)."""
-    return resolve_options(variant or Variant(), PRESETS, DEFAULT_PRESET, DouniuOptions)
 
 
 def _check_deal(index: int, rnd: DouniuRound, known: set[str]) -> None:
@@ -284,27 +204,14 @@ def wrong_banker_issue(index: int, banker: str, due: str) -> Integrity:
     )
 
 
-class Douniu:
+class Douniu(Engine):
     """斗牛: the Game engine."""
 
-    code = "douniu"
-    name_zh = "斗牛"
-    name_en = "Bull (Niu Niu)"
-
     def replay(self, session: Session) -> Iterator[RoundResult]:
-        options = options_for(session.variant)
+        options = self.options_for(session.variant)
         rounds = decode_rounds(session.rounds, DouniuRound)
         known = {p.id for p in session.players}
         yield from replay_rounds(rounds, known, options)
-
-    def tally_session(self, session: Session, player_ids: list[str]) -> SessionTally:
-        """The replay summed up in one pass: what tally(replay(session)) gives, faster."""
-        from compliance.games.douniu_tally import tally_rounds  # it imports this module
-
-        summary = SessionTally({pid: PlayerTally() for pid in player_ids})
-        rounds = decode_rounds(session.rounds, DouniuRound)
-        tally_rounds(rounds, set(player_ids), options_for(session.variant), summary)
-        return summary
 
     def describe(
         self, hand: list[str] | dict[str, Any], variant: Variant | None = None
@@ -321,15 +228,5 @@ class Douniu:
             "cards": cards,
             "rank": hands.RANK_CODES[level],
             "name_zh": hands.NAMES_ZH[level],
-            "multiplier": options_for(variant).multipliers[level],
+            "multiplier": self.options_for(variant).multipliers[level],
         }
-
-    def simulate(
-        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
-    ) -> Simulated:
-        from compliance.games.douniu_sim import simulate  # here: douniu_sim imports this module
-
-        return simulate(rng, players, n_rounds, base, anomaly_rate)
-
-
-GAME = Douniu()
