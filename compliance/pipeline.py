@@ -25,9 +25,9 @@ from compliance.domain.metrics import (
     session_metrics,
     tally,
 )
+from compliance.domain.rounds import SessionTally
 from compliance.errors import LogError
 from compliance.games import get_game
-from compliance.domain.rounds import SessionTally
 from compliance.logs.reader import Located, Reject, read_sessions
 
 

@@ -19,11 +19,11 @@ from compliance.domain.findings import (
     ThresholdFinding,
 )
 from compliance.domain.metrics import AMOUNT_METRICS, PlayerMetrics, SessionMetrics
+from compliance.domain.rounds import Integrity
 from compliance.domain.rules import Band, Comparison, leaves, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
-from compliance.domain.rounds import Integrity
 
 RANK = {"H": 3, "M": 2, "L": 1}
 
