@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from compliance.games.chexuan import GAME, ChexuanOptions
-from compliance.games.chexuan_hands import deck
-from compliance.games.chexuan_settle import Contender, outcome
+from compliance.games.chexuan.hands import deck
+from compliance.games.chexuan.settle import Contender, outcome
 from tests.builders_chexuan import act, round_of, seat, session_of
 
 RANKING = ChexuanOptions().ranking()

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compliance.games.chexuan import GAME, PRESETS, ChexuanOptions
-from compliance.games.chexuan_hands import deck
-from compliance.games.chexuan_settle import Contender, settle_transfers
+from compliance.games.chexuan.hands import deck
+from compliance.games.chexuan.settle import Contender, settle_transfers
+from compliance.games.chexuan.simulator import simulate
 from tests.builders_chexuan import PLAYERS, session_of
 
 
@@ -102,7 +103,7 @@ def test_every_split_of_every_four_card_hand_has_the_head_not_below_the_tail():
 @given(st.integers(0, 2**32), st.integers(2, 8), st.sampled_from([0.0, 0.2, 1.0]))
 def test_replay_of_a_simulated_session_finds_exactly_the_injected_anomalies(seed, n_players, rate):
     players = [f"u{i}" for i in range(n_players)]
-    sim = GAME.simulate(random.Random(seed), players, 40, 10, rate)
+    sim = simulate(random.Random(seed), players, 40, 10, rate)
     session = session_of(sim.rounds, players=players, preset=sim.variant["preset"])
     results = list(GAME.replay(session))
     found = [(issue.round, issue.check) for r in results for issue in r.issues]
@@ -116,6 +117,6 @@ def test_replay_of_a_simulated_session_finds_exactly_the_injected_anomalies(seed
 
 
 def test_the_same_seed_simulates_the_same_session():
-    one = GAME.simulate(random.Random(7), ["x", "y", "z"], 20, 5, 0.3)
-    two = GAME.simulate(random.Random(7), ["x", "y", "z"], 20, 5, 0.3)
+    one = simulate(random.Random(7), ["x", "y", "z"], 20, 5, 0.3)
+    two = simulate(random.Random(7), ["x", "y", "z"], 20, 5, 0.3)
     assert one.rounds == two.rounds and one.anomalies == two.anomalies

@@ -9,101 +9,26 @@ stake. The rules and every choice behind them: docs/games/chexuan.md.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal
+from typing import Any
 
-import msgspec
-
+from compliance.domain.rounds import ILLEGAL_ACTION, Integrity, RoundResult
 from compliance.errors import DealError
-from compliance.games import chexuan_sim
-from compliance.games.base import (
-    ILLEGAL_ACTION,
-    Integrity,
-    RoundResult,
-    Simulated,
-    compare_claims,
-    decode_rounds,
-    resolve_options,
-)
+from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import duplicates
-from compliance.games.chexuan_betting import Betting, ChexuanAction, replay_betting
-from compliance.games.chexuan_hands import SPECIALS, FourCards, Ranking, RankingRules, ranking_for
-from compliance.games.chexuan_settle import Contender, groups_of, settle_showdown, share, tail_order
+from compliance.games.chexuan.betting import Betting, replay_betting
+from compliance.games.chexuan.hands import FourCards, Ranking
+from compliance.games.chexuan.options import ChexuanOptions
+from compliance.games.chexuan.record import ChexuanRound, ChexuanSeat
+from compliance.games.chexuan.settle import (
+    Contender,
+    groups_of,
+    settle_showdown,
+    share,
+    tail_order,
+)
 from compliance.games.head_tail import logged_split, smaller_head
 from compliance.logs.records import Session, Variant
-
-Chips = Annotated[int, msgspec.Meta(ge=0)]
-
-
-class ChexuanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """玩法: every variant of 扯旋 we replay; defaults follow seed 001."""
-
-    red_three: Literal["H3", "D3"] = "H3"
-    strict_ladder: bool = False
-    zero_points_ties: bool = False
-    split_rule: Literal["draw", "tail"] = "draw"
-    settle_order: Literal["tail", "head"] = "tail"
-    tie_share: Literal["equal", "stake"] = "equal"
-    ante_mode: Literal["stake", "pot", "carried"] = "stake"
-    escape: Literal["forfeit_table", "fold"] = "forfeit_table"
-    max_players: int = 6
-    sanhua: bool = True
-    huang_pairs: bool = True
-    tiandi_gongzi: bool = True
-    duoduo: bool = True
-    wang_dui: bool = True
-    gang_dui: bool = True
-    jiu_dui: bool = True
-    di_jiu_wang: bool = False
-
-    def ranking(self) -> Ranking:
-        enabled = frozenset(o for _, o in SPECIALS if getattr(self, o))
-        return ranking_for(
-            RankingRules(
-                self.red_three,
-                self.strict_ladder,
-                self.zero_points_ties,
-                self.di_jiu_wang,
-                enabled,
-                self.sanhua,
-            )
-        )
-
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "seed": {},
-    "strict": {"strict_ladder": True},
-    "tail_decides": {"split_rule": "tail"},
-    "four_player": {"settle_order": "head"},
-    "ante_pot": {"ante_mode": "pot"},
-    "mango": {"ante_mode": "carried"},
-    "stake_share": {"tie_share": "stake"},
-}
-
-
-class ChexuanSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """座位: a player, his 簸簸, his cards in deal order, his split and the claimed result."""
-
-    player: str
-    cap: Chips
-    cards: list[str]
-    head: list[str] | None = None
-    tail: list[str] | None = None
-    claimed: int = 0
-
-
-class ChexuanRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """一局扯旋: seats in speaking order (counter-clockwise), the dealer, the ante and the betting."""
-
-    dealer: str
-    seats: list[ChexuanSeat]
-    ante: Chips = 0
-    betting: list[list[ChexuanAction]] = []
-    rake: Chips = 0
-
-
-ROUND_TYPE = ChexuanRound
 
 
 def _validate(index: int, rnd: ChexuanRound, players: set[str], deck: set[str]) -> None:
@@ -262,18 +187,11 @@ def _eat_ante(
     return {p: d - (ante if p in in_pot else 0) + wins.get(p, 0) for p, d in deltas.items()}
 
 
-class Chexuan:
+class Chexuan(Engine):
     """扯旋 engine."""
 
-    code = "chexuan"
-    name_zh = "扯旋"
-    name_en = "Chexuan (Sichuan 32-card head and tail)"
-
-    def options(self, variant: Variant | None) -> ChexuanOptions:
-        return resolve_options(variant or Variant(), PRESETS, "seed", ChexuanOptions)
-
     def replay(self, session: Session) -> Iterator[RoundResult]:
-        options = self.options(session.variant)
+        options = self.options_for(session.variant)
         players = {p.id for p in session.players}
         pool = 0
         for index, rnd in enumerate(decode_rounds(session.rounds, ChexuanRound), start=1):
@@ -285,7 +203,7 @@ class Chexuan:
     ) -> dict[str, Any]:
         """The hand's name (two cards) or all three splits with both halves' names (four cards)."""
         cards = list(hand["cards"] if isinstance(hand, dict) else hand)
-        ranking = self.options(variant).ranking()
+        ranking = self.options_for(variant).ranking()
         for card in cards:
             if card not in ranking.kinds:
                 raise DealError(f"card {card} is not in the 扯旋 deck")
@@ -314,11 +232,3 @@ class Chexuan:
             "sanhua": four.sanhua,
             "splits": [{"head": half(s.head), "tail": half(s.tail)} for s in splits],
         }
-
-    def simulate(
-        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
-    ) -> Simulated:
-        return chexuan_sim.simulate(self, rng, players, n_rounds, base, anomaly_rate)
-
-
-GAME = Chexuan()

@@ -14,32 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-# 一副旋牌: pairs of each kind except the single 丁 (red 3) and 皇 (big joker).
-KIND_CARDS: dict[str, tuple[str, ...]] = {
-    "天": ("HQ", "DQ"),
-    "地": ("H2", "D2"),
-    "人": ("H8", "D8"),
-    "和": ("H4", "D4"),
-    "梅": ("S10", "C10"),
-    "板": ("S4", "C4"),
-    "长": ("S6", "C6"),
-    "斧": ("SJ", "CJ"),
-    "苕": ("H10", "D10"),
-    "猫": ("H6", "D6"),
-    "膏": ("H7", "D7"),
-    "黑九": ("S9", "C9"),
-    "黑八": ("S8", "C8"),
-    "黑七": ("S7", "C7"),
-    "黑五": ("S5", "C5"),
-    "丁": ("H3",),
-    "皇": ("RJ",),
-}
-
-# "Q是2點，J是1點，大王是6點"; tens count 0.
-KIND_POINTS: dict[str, int] = {
-    "天": 2, "地": 2, "人": 8, "和": 4, "梅": 0, "板": 4, "长": 6, "斧": 1, "苕": 0,
-    "猫": 6, "膏": 7, "黑九": 9, "黑八": 8, "黑七": 7, "黑五": 5, "丁": 3, "皇": 6,
-}  # fmt: skip
+from compliance.games.card_kinds import KIND_CARDS, KIND_POINTS
 
 # "紅Q>紅2>紅8>紅4>（黑10=黑4=黑6）>（黑J=紅10=紅6=紅7）>（黑5=黑7=黑8=黑9=紅桃3=大王）"
 SINGLE_TIERS: tuple[tuple[str, ...], ...] = (

@@ -8,13 +8,15 @@ strongest tail (尾大吃皮 pays the tail). The claimed result is the rules' ow
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
-from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Simulated
+from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
+from compliance.games.base import Simulated
 from compliance.games.cards import shuffled
-from compliance.games.chexuan_betting import (
+from compliance.games.chexuan import GAME, ChexuanRound, settle_round
+from compliance.games.chexuan.betting import (
     ALL_IN,
     CALL,
     CHECK,
@@ -26,10 +28,7 @@ from compliance.games.chexuan_betting import (
     DealRound,
     can_bet,
 )
-from compliance.games.chexuan_hands import Ranking
-
-if TYPE_CHECKING:
-    from compliance.games.chexuan import Chexuan
+from compliance.games.chexuan.hands import Ranking
 
 MAX_SEATS = 6
 CAPS = (20, 30, 50, 50, 100, 200)  # 簸簸 in units of the base
@@ -146,7 +145,6 @@ def _tamper_split(record: dict[str, Any], ranking: Ranking) -> bool:
 
 
 def simulate(
-    game: Chexuan,
     rng: random.Random,
     players: list[str],
     n_rounds: int,
@@ -154,11 +152,9 @@ def simulate(
     anomaly_rate: float,
 ) -> Simulated:
     """模拟: seed-preset rounds with 2 to 6 seats, the dealer rotating, claims tampered at random."""
-    from compliance.games.chexuan import ChexuanRound, settle_round
-
     if len(players) < 2:
         raise ValueError("扯旋 needs at least 2 players")
-    options = game.options(None)
+    options = GAME.options_for(None)
     ranking = options.ranking()
     caps = {p: base * rng.choice(CAPS) for p in players}
     rounds: list[dict[str, Any]] = []

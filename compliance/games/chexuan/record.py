@@ -1,0 +1,32 @@
+"""一局扯旋的记录: the round record of a 扯旋 log: seats, dealer, ante, betting."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from compliance.games.chexuan.betting import ChexuanAction
+
+Chips = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class ChexuanSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """座位: a player, his 簸簸, his cards in deal order, his split and the claimed result."""
+
+    player: str
+    cap: Chips
+    cards: list[str]
+    head: list[str] | None = None
+    tail: list[str] | None = None
+    claimed: int = 0
+
+
+class ChexuanRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """一局扯旋: seats in speaking order (counter-clockwise), the dealer, the ante and the betting."""
+
+    dealer: str
+    seats: list[ChexuanSeat]
+    ante: Chips = 0
+    betting: list[list[ChexuanAction]] = []
+    rake: Chips = 0
