@@ -11,7 +11,8 @@ import pytest
 from compliance.errors import DealError, LogError
 from compliance.games import get_game
 from compliance.games.guandan import GAME, ROUND_TYPE, GuandanPlay
-from compliance.games.guandan_hand import Table, play_out
+from compliance.games.guandan.play import Table, play_out
+from compliance.games.guandan.simulator import simulate
 from tests.builders_guandan import SEATS, guandan_hand, money, session_of
 
 
@@ -73,7 +74,7 @@ def test_plays_that_stop_early_are_flagged_with_the_trick():
 
 
 def test_an_illegal_play_in_a_log_is_an_integrity_finding_naming_hand_and_trick():
-    sim = GAME.simulate(random.Random(3), SEATS, 1, 1, 0.0)
+    sim = simulate(random.Random(3), SEATS, 1, 1, 0.0)
     record = sim.rounds[0]
     record["plays"][0]["player"] = "b" if record["plays"][0]["player"] != "b" else "c"
     (result,) = GAME.replay(session_of("guandan", [record]))
@@ -82,7 +83,7 @@ def test_an_illegal_play_in_a_log_is_an_integrity_finding_naming_hand_and_trick(
 
 
 def test_a_finishing_order_the_plays_contradict_is_flagged_and_the_plays_win():
-    sim = GAME.simulate(random.Random(4), SEATS, 1, 1, 0.0)
+    sim = simulate(random.Random(4), SEATS, 1, 1, 0.0)
     record = sim.rounds[0]
     true_order = list(record["finish"])
     record["finish"] = true_order[1:] + true_order[:1]
@@ -148,7 +149,7 @@ def test_a_hand_may_carry_its_own_stake_per_level():
 
 
 def test_a_long_simulated_match_passes_a_and_starts_a_new_game_cleanly():
-    sim = GAME.simulate(random.Random(0), SEATS, 30, 1, 0.0)
+    sim = simulate(random.Random(0), SEATS, 30, 1, 0.0)
     levels = [r["level"] for r in sim.rounds]
     passes = {i for i in range(1, 30) if levels[i - 1] == "A" and levels[i] == "2"}
     assert passes and all(r.issues == [] for r in GAME.replay(session_of("guandan", sim.rounds)))

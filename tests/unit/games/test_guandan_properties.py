@@ -8,9 +8,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compliance.games import guandan_combos as combos
 from compliance.games.cards import build_deck
-from compliance.games.guandan import GAME
+from compliance.games.guandan import GAME, combos
+from compliance.games.guandan.simulator import simulate
 from tests.builders_guandan import SEATS, session_of
 
 seeds = st.integers(0, 2**32 - 1)
@@ -23,7 +23,7 @@ def replay(rounds: list[dict], base: int = 1) -> list:
 @settings(max_examples=10, deadline=None)
 @given(seeds, st.integers(1, 50))
 def test_every_simulated_legal_play_is_accepted_and_money_is_zero_sum(seed, base):
-    sim = GAME.simulate(random.Random(seed), SEATS, 3, base, 0.0)
+    sim = simulate(random.Random(seed), SEATS, 3, base, 0.0)
     for result in replay(sim.rounds, base):
         assert result.issues == []
         assert sum(result.deltas.values()) == 0
@@ -33,15 +33,15 @@ def test_every_simulated_legal_play_is_accepted_and_money_is_zero_sum(seed, base
 @settings(max_examples=5, deadline=None)
 @given(seeds)
 def test_the_same_seed_simulates_the_same_match(seed):
-    one = GAME.simulate(random.Random(seed), SEATS, 2, 1, 0.5)
-    two = GAME.simulate(random.Random(seed), SEATS, 2, 1, 0.5)
+    one = simulate(random.Random(seed), SEATS, 2, 1, 0.5)
+    two = simulate(random.Random(seed), SEATS, 2, 1, 0.5)
     assert one == two
 
 
 @settings(max_examples=15, deadline=None)
 @given(seeds)
 def test_every_injected_anomaly_is_found(seed):
-    sim = GAME.simulate(random.Random(seed), SEATS, 4, 1, 0.5)
+    sim = simulate(random.Random(seed), SEATS, 4, 1, 0.5)
     found = {(i.round, i.check) for r in replay(sim.rounds) for i in r.issues}
     assert set(sim.anomalies) == found
 
@@ -79,7 +79,7 @@ def mutate(rng: random.Random, record: dict) -> None:
 @given(seeds)
 def test_a_random_illegal_mutation_is_caught(seed):
     rng = random.Random(seed)
-    sim = GAME.simulate(rng, SEATS, 1, 1, 0.0)
+    sim = simulate(rng, SEATS, 1, 1, 0.0)
     record = copy.deepcopy(sim.rounds[0])
     mutate(rng, record)
     (result,) = replay([record])

@@ -13,11 +13,11 @@ import random
 from collections import Counter
 from typing import Any
 
-from compliance.games import guandan_combos as combos
-from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Simulated
+from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
+from compliance.games.base import Simulated
 from compliance.games.cards import JOKERS, build_deck, rank_of, shuffled
-from compliance.games.guandan import DEFAULT_PRESET, GuandanOptions, Match
-from compliance.games.guandan_hand import Table, due_tribute, team
+from compliance.games.guandan import DEFAULT_PRESET, GuandanOptions, Match, combos
+from compliance.games.guandan.play import Table, due_tribute, team
 
 RUN_SHAPES = {combos.STRAIGHT: (1, 5), combos.TUBE: (2, 3), combos.PLATE: (3, 2)}
 GROUP_SIZES = {combos.SINGLE: 1, combos.PAIR: 2, combos.TRIPLE: 3}

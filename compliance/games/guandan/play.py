@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from compliance.games import guandan_combos as combos
 from compliance.games.cards import rank_of
+from compliance.games.guandan import combos
 
 Breach = tuple[str, tuple[str, ...]]  # what went wrong, and who did it
 

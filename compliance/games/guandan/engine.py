@@ -9,94 +9,28 @@ plus a stake per game when a team passes A). Rules, choices and the round
 record: docs/games/guandan.md.
 """
 
-from __future__ import annotations
-
-import random
 from collections import Counter
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal
+from typing import Any
 
 import msgspec
 
+from compliance.domain.rounds import ILLEGAL_ACTION, Integrity, RoundResult
 from compliance.errors import DealError
-from compliance.games import guandan_combos as combos
-from compliance.games.base import (
-    ILLEGAL_ACTION,
-    Integrity,
-    RoundResult,
-    Simulated,
-    compare_claims,
-    decode_rounds,
-    resolve_options,
-)
+from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import Card, build_deck
-from compliance.games.guandan_hand import Breach, check_tribute, partner, play_out, team
+from compliance.games.guandan import combos
+from compliance.games.guandan.options import GuandanOptions
+from compliance.games.guandan.play import Breach, check_tribute, partner, play_out, team
+from compliance.games.guandan.record import GuandanHand
 from compliance.logs.records import Session, Variant
 
-Amount = Annotated[int, msgspec.Meta(ge=0)]
-Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 HAND_SIZE = 27
 DECK = Counter(build_deck(2, jokers=True))
 
 
-class GuandanPlay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
-    """出牌: a player's cards (none: 不要, a pass) and, optionally, what he declared them as."""
-
-    player: str
-    cards: list[Card] = []
-    combo: str | None = None
-
-
-class GuandanTribute(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
-    """进贡 and 还贡: the card paid, to whom, and the card returned."""
-
-    payer: str
-    receiver: str
-    card: Card
-    returned: Card | None = None
-
-
-class GuandanHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
-    """一副掼蛋: the deal, tribute, plays, finishing order (上游 first) and the paid result."""
-
-    deal: dict[str, list[Card]]
-    finish: list[str]
-    claimed: dict[str, int]
-    level: Level | None = None
-    stake: Amount | None = None
-    tribute: list[GuandanTribute] = []
-    plays: list[GuandanPlay] = []
-
-
-ROUND_TYPE = GuandanHand
-
-
-class GuandanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """玩法: stakes, the A-level finish rule, the return limit and 抗贡."""
-
-    stake_per_level: Amount = 1
-    stake_per_game: Amount = 0
-    a_finish: Literal["first_not_last", "double_up", "any_win"] = "first_not_last"
-    a_failures_reset: Amount = 0
-    return_max: Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "any"] = (
-        "10"
-    )
-    resist_jokers: Annotated[int, msgspec.Meta(ge=1, le=2)] = 2
-
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "competition": {},
-    "double_up_a": {"a_finish": "double_up"},
-    "three_tries_a": {"a_failures_reset": 3},
-    "any_win_a": {"a_finish": "any_win"},
-}
-DEFAULT_PRESET = "competition"
 LEVEL_GAIN = {1: 3, 2: 2, 3: 1}  # the partner's finishing place (二游, 三游, 下游) → levels
 A_FINISH_MIN_GAIN = {"first_not_last": 2, "double_up": 3, "any_win": 1}
-
-
-def options_for(variant: Variant | None) -> GuandanOptions:
-    return resolve_options(variant or Variant(), PRESETS, DEFAULT_PRESET, GuandanOptions)
 
 
 def seats_of(index: int, hand: GuandanHand, session_players: list[str]) -> list[str]:
@@ -224,16 +158,11 @@ def _places(order: list[str], seats: list[str]) -> tuple:
     )
 
 
-class Guandan:
+class Guandan(Engine):
     """掼蛋: the Game engine."""
 
-    code = "guandan"
-    name_zh = "掼蛋"
-    name_en = "Guandan"
-    seat_range = (4, 4)
-
     def replay(self, session: Session) -> Iterator[RoundResult]:
-        options = options_for(session.variant)
+        options = self.options_for(session.variant)
         hands = decode_rounds(session.rounds, GuandanHand)
         yield from replay_hands(hands, [p.id for p in session.players], options)
 
@@ -273,13 +202,6 @@ class Guandan:
             result["beats"] = bool(best and table and combos.choose(cards, level, table, None)[0])
         return result
 
-    def simulate(
-        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
-    ) -> Simulated:
-        from compliance.games.guandan_sim import simulate  # here: guandan_sim imports this module
-
-        return simulate(rng, players, n_rounds, base, anomaly_rate)
-
 
 def _cards(hand: Any, reason: str) -> list[str]:
     """Card strings from the command line or a record (any case), or DealError."""
@@ -287,6 +209,3 @@ def _cards(hand: Any, reason: str) -> list[str]:
         return msgspec.convert([str(c).upper() for c in hand], list[Card])
     except (msgspec.ValidationError, TypeError):
         raise DealError(reason) from None
-
-
-GAME = Guandan()
