@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from compliance.games import shengji_tricks as tricks
 from compliance.games.cards import build_deck
-from compliance.games.shengji import GAME, level_change
+from compliance.games.shengji import GAME, level_change, tricks
 from tests.builders_guandan import session_of, shengji_scripted
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from compliance.errors import DealError
 from compliance.games import get_game
-from compliance.games import shengji_tricks as tricks
-from compliance.games.shengji import GAME, ROUND_TYPE
+from compliance.games.shengji import GAME, ROUND_TYPE, tricks
+from compliance.games.shengji.simulator import simulate
 from tests.builders_guandan import SEATS, session_of, shengji_scripted
 
 
@@ -89,7 +89,7 @@ def test_impossible_deals_are_rejected_naming_the_round(change, reason):
 
 
 def test_levels_carry_and_the_bank_passes_in_a_simulated_match():
-    sim = GAME.simulate(random.Random(11), SEATS, 12, 5, 0.0)
+    sim = simulate(random.Random(11), SEATS, 12, 5, 0.0)
     results = replay(sim.rounds, stake_per_level=5)
     assert all(r.issues == [] for r in results)
     assert len({r["level"] for r in sim.rounds}) > 1

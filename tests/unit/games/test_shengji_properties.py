@@ -10,9 +10,9 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compliance.games import shengji_tricks as tricks
 from compliance.games.cards import build_deck
-from compliance.games.shengji import GAME, ShengjiHand, ShengjiOptions, play_tricks
+from compliance.games.shengji import GAME, ShengjiHand, ShengjiOptions, play_tricks, tricks
+from compliance.games.shengji.simulator import simulate
 from tests.builders_guandan import SEATS, session_of
 
 seeds = st.integers(0, 2**32 - 1)
@@ -34,7 +34,7 @@ def played(record: dict):
 @settings(max_examples=20, deadline=None)
 @given(seeds)
 def test_points_in_tricks_and_kitty_total_200_per_two_decks(seed):
-    sim = GAME.simulate(random.Random(seed), SEATS, 2, 1, 0.0)
+    sim = simulate(random.Random(seed), SEATS, 2, 1, 0.0)
     for record in sim.rounds:
         outcome = played(record)
         assert outcome.trick_points + outcome.kitty_points == 200
@@ -43,7 +43,7 @@ def test_points_in_tricks_and_kitty_total_200_per_two_decks(seed):
 @settings(max_examples=20, deadline=None)
 @given(seeds, st.integers(1, 50))
 def test_every_simulated_legal_play_is_accepted_and_money_is_zero_sum(seed, base):
-    sim = GAME.simulate(random.Random(seed), SEATS, 3, base, 0.0)
+    sim = simulate(random.Random(seed), SEATS, 3, base, 0.0)
     for result in replay(sim.rounds, base):
         assert result.issues == []
         assert sum(result.deltas.values()) == 0
@@ -52,7 +52,7 @@ def test_every_simulated_legal_play_is_accepted_and_money_is_zero_sum(seed, base
 @settings(max_examples=20, deadline=None)
 @given(seeds)
 def test_every_injected_anomaly_is_found(seed):
-    sim = GAME.simulate(random.Random(seed), SEATS, 4, 1, 0.5)
+    sim = simulate(random.Random(seed), SEATS, 4, 1, 0.5)
     found = {(i.round, i.check) for r in replay(sim.rounds) for i in r.issues}
     assert set(sim.anomalies) == found
 
@@ -96,7 +96,7 @@ def mutate(rng: random.Random, record: dict) -> None:
 @given(seeds)
 def test_a_random_illegal_mutation_is_caught(seed):
     rng = random.Random(seed)
-    sim = GAME.simulate(rng, SEATS, 1, 1, 0.0)
+    sim = simulate(rng, SEATS, 1, 1, 0.0)
     record = copy.deepcopy(sim.rounds[0])
     mutate(rng, record)
     (result,) = replay([record])

@@ -15,8 +15,8 @@ from typing import Any
 
 import msgspec
 
-from compliance.games import shengji_tricks as tricks
-from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Simulated
+from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
+from compliance.games.base import Simulated
 from compliance.games.cards import build_deck, rank_of, shuffled
 from compliance.games.shengji import (
     DEFAULT_PRESET,
@@ -26,6 +26,7 @@ from compliance.games.shengji import (
     ShengjiOptions,
     level_change,
     play_tricks,
+    tricks,
 )
 
 

@@ -8,83 +8,32 @@ they take the last trick, give the level change, and the money is levels ×
 the stake per level. Rules, choices and the round record: docs/games/shengji.md.
 """
 
-from __future__ import annotations
-
-import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Any
 
 import msgspec
 
-from compliance.errors import DealError
-from compliance.games import shengji_tricks as tricks
-from compliance.games.base import (
+from compliance.domain.rounds import (
     ILLEGAL_ACTION,
     SETTLEMENT_MISMATCH,
     WRONG_BANKER,
     Integrity,
     RoundResult,
-    Simulated,
-    compare_claims,
-    decode_rounds,
-    resolve_options,
 )
+from compliance.errors import DealError
+from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import Card, build_deck
+from compliance.games.shengji import tricks
+from compliance.games.shengji.options import ShengjiOptions
+from compliance.games.shengji.record import ShengjiHand, ShengjiPlay
 from compliance.logs.records import Session, Variant
 
-Amount = Annotated[int, msgspec.Meta(ge=0)]
-Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 LEVELS = tricks.NATURAL_ORDER
 HAND_SIZE = 25
 KITTY_SIZE = 8
 DECK = Counter(build_deck(2, jokers=True))
-
-
-class ShengjiPlay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
-    """出牌: one player's cards in a trick."""
-
-    player: str
-    cards: list[Card]
-
-
-class ShengjiHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
-    """一副升级: declarer, trump, deal, kitty, buried cards, tricks, and the paid result."""
-
-    declarer: str
-    trump: Literal["S", "H", "C", "D", "NT"]
-    deal: dict[str, list[Card]]
-    kitty: list[Card]
-    buried: list[Card]
-    claimed: dict[str, int]
-    tricks: list[list[ShengjiPlay]] = []
-    level: Level | None = None
-    stake: Amount | None = None
-    points: int | None = None
-
-
-ROUND_TYPE = ShengjiHand
-
-
-class ShengjiOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """玩法: stake per level, the kitty multiplier, the scoring step and the tractor-follow rule."""
-
-    stake_per_level: Amount = 1
-    kitty_multiplier: Literal["double_unit", "power"] = "double_unit"
-    step: Annotated[int, msgspec.Meta(ge=5, multiple_of=5)] = 40
-    tractor_follow: bool = True
-
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "tuolaji": {},
-    "power_kitty": {"kitty_multiplier": "power"},
-}
-DEFAULT_PRESET = "tuolaji"
-
-
-def options_for(variant: Variant | None) -> ShengjiOptions:
-    return resolve_options(variant or Variant(), PRESETS, DEFAULT_PRESET, ShengjiOptions)
 
 
 def level_change(points: int, step: int = 40) -> tuple[str, int]:
@@ -279,16 +228,11 @@ def replay_hands(
         yield RoundResult(index, deltas, stakes, hand.declarer, 0, 0, issues)
 
 
-class Shengji:
+class Shengji(Engine):
     """升级: the Game engine."""
 
-    code = "shengji"
-    name_zh = "升级"
-    name_en = "Shengji (Tractor)"
-    seat_range = (4, 4)
-
     def replay(self, session: Session) -> Iterator[RoundResult]:
-        options = options_for(session.variant)
+        options = self.options_for(session.variant)
         hands = decode_rounds(session.rounds, ShengjiHand)
         yield from replay_hands(hands, [p.id for p in session.players], options)
 
@@ -320,13 +264,3 @@ class Shengji:
             "points": tricks.points(cards),
             "trumps": [c for c in cards if trumps.suit(c) == tricks.TRUMP],
         }
-
-    def simulate(
-        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
-    ) -> Simulated:
-        from compliance.games.shengji_sim import simulate  # here: shengji_sim imports this module
-
-        return simulate(rng, players, n_rounds, base, anomaly_rate)
-
-
-GAME = Shengji()
