@@ -9,6 +9,8 @@ plus a stake per game when a team passes A). Rules, choices and the round
 record: docs/games/guandan.md.
 """
 
+from __future__ import annotations
+
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any

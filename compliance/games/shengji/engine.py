@@ -8,6 +8,8 @@ they take the last trick, give the level change, and the money is levels ×
 the stake per level. Rules, choices and the round record: docs/games/shengji.md.
 """
 
+from __future__ import annotations
+
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass

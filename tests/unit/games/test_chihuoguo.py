@@ -15,6 +15,7 @@ from compliance.games import get_game
 from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
 from compliance.games.cards import STANDARD_52
 from compliance.games.chihuoguo import GAME, NEGATIVE_CHIPS, ChihuoguoOptions, settle_bet
+from compliance.games.chihuoguo.simulator import simulate
 from compliance.logs.records import Session
 from tests.builders import session_of as shared_session_of
 
@@ -30,7 +31,7 @@ def pass_turn(player, ends, **extra) -> dict:
 
 
 def simulated(seed: int, n_rounds: int = 120, anomaly_rate: float = 0.0):
-    sim = GAME.simulate(random.Random(seed), SEATS, n_rounds, 10, anomaly_rate)
+    sim = simulate(random.Random(seed), SEATS, n_rounds, 10, anomaly_rate)
     return sim, list(GAME.replay(session_of(sim.rounds, buy_in=None, variant=sim.variant)))
 
 
@@ -79,8 +80,8 @@ def test_nobody_loses_more_in_a_turn_than_his_ante_and_four_times_his_bet(seed):
 
 
 def test_the_same_seed_gives_the_same_session():
-    first = GAME.simulate(random.Random(7), SEATS, 40, 10, 0.1)
-    again = GAME.simulate(random.Random(7), SEATS, 40, 10, 0.1)
+    first = simulate(random.Random(7), SEATS, 40, 10, 0.1)
+    again = simulate(random.Random(7), SEATS, 40, 10, 0.1)
     assert (first.rounds, first.anomalies) == (again.rounds, again.anomalies)
 
 

@@ -13,106 +13,26 @@ chips stays constant (the `carried` of each result is what went into the pot).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-import msgspec
-
-from compliance.errors import DealError, LogError
-from compliance.games import cards
-from compliance.games.base import (
+from compliance.domain.rounds import (
     ILLEGAL_ACTION,
     SETTLEMENT_MISMATCH,
     Integrity,
     RoundResult,
-    Simulated,
-    compare_claims,
-    decode_rounds,
-    resolve_options,
 )
-from compliance.logs.records import Points, Session, Variant
+from compliance.errors import DealError, LogError
+from compliance.games import cards
+from compliance.games.base import Engine, compare_claims, decode_rounds
+from compliance.games.chihuoguo.bets import describe_turn, is_pair, settle_bet
+from compliance.games.chihuoguo.options import ChihuoguoOptions
+from compliance.games.chihuoguo.record import ChihuoguoTurn
+from compliance.logs.records import Session, Variant
 
 # Not a breach of the log: the seed lets a 牛角尖 cost more than a player holds.
 NEGATIVE_CHIPS = "negative_chips"
-
-
-class ChihuoguoOptions(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """玩法选项: the room's settings and the seed's caps."""
-
-    seats: int = 4
-    min_bet: Points = 5
-    ante: Points | None = None
-    max_bet: Points = 100_000
-    loss_cap: Points = 200_000
-    post_multiplier: int = 2
-    ace_king_post_multiplier: int = 4
-
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "seed": {},
-    "shelongmen": {"post_multiplier": 3, "ace_king_post_multiplier": 3},
-}
-DEFAULT_PRESET = "seed"
-
-
-class ChihuoguoTurn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """一手: one player's turn, with the antes paid just before it.
-
-    `pot` and `chips` are the platform's figures before this turn's antes;
-    `claimed` is what the platform moved per player in this turn, antes included.
-    """
-
-    player: str
-    ends: list[cards.Card]
-    action: Literal["pass", "bet"]
-    bet: Points = 0
-    third: cards.Card | None = None
-    antes: dict[str, Points] = {}
-    pot: Points | None = None
-    chips: dict[str, int] | None = None
-    claimed: dict[str, int] = {}
-
-
-ROUND_TYPE = ChihuoguoTurn
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """结果: what a bet does, as the seed's rules 10, 13 and 14 settle it."""
-
-    kind: Literal["pass", "between", "outside", "post", "triple"]
-    delta: int
-
-
-OUTCOME_ZH = {"pass": "放弃", "between": "赢", "outside": "输", "post": "牛角尖", "triple": "三张"}
-
-
-def is_pair(ends: list[str]) -> bool:
-    return cards.rank_number(ends[0]) == cards.rank_number(ends[1])
-
-
-def post_multiplier(ends: list[str], opts: ChihuoguoOptions) -> int:
-    """牛角尖: twice the bet, four times when the two ends are A and K."""
-    ranks = {cards.rank_number(c) for c in ends}
-    return opts.ace_king_post_multiplier if ranks == {1, 13} else opts.post_multiplier
-
-
-def settle_bet(ends: list[str], third: str, bet: int, pot: int, opts: ChihuoguoOptions) -> Outcome:
-    """The bettor's change in chips; the pot moves by the opposite amount.
-
-    A win never takes more than the pot holds, and one loss is capped (rule 9).
-    """
-    low, high = sorted(cards.rank_number(c) for c in ends)
-    rank = cards.rank_number(third)
-    if low == high and rank == low:
-        return Outcome("triple", pot)
-    if low < rank < high:
-        return Outcome("between", min(bet, pot))
-    if rank in (low, high):
-        return Outcome("post", -min(bet * post_multiplier(ends, opts), opts.loss_cap))
-    return Outcome("outside", -min(bet, opts.loss_cap))
 
 
 def bet_breaches(turn: ChihuoguoTurn, chips: int, pot: int, opts: ChihuoguoOptions) -> list[str]:
@@ -267,19 +187,11 @@ def starting_chips(session: Session, turns: list[ChihuoguoTurn]) -> dict[str, in
     raise LogError("吃火锅 needs every player's chips: give buy_in or round 1's chips")
 
 
-class Chihuoguo:
+class Chihuoguo(Engine):
     """吃火锅 engine."""
 
-    code = "chihuoguo"
-    name_zh = "吃火锅"
-    name_en = "Hot pot (in-between pot game)"
-    seat_range = (4, 4)
-
-    def options(self, variant: Variant | None) -> ChihuoguoOptions:
-        return resolve_options(variant or Variant(), PRESETS, DEFAULT_PRESET, ChihuoguoOptions)
-
     def replay(self, session: Session) -> Iterator[RoundResult]:
-        opts = self.options(session.variant)
+        opts = self.options_for(session.variant)
         seats = [p.id for p in session.players]
         if len(seats) != opts.seats:
             raise LogError(
@@ -296,16 +208,4 @@ class Chihuoguo:
         self, hand: list[str] | dict[str, Any], variant: Variant | None = None
     ) -> dict[str, Any]:
         """Which third cards win, post or lose for two ends; the outcome if a third is given."""
-        from compliance.games.chihuoguo_sim import describe_turn
-
-        return describe_turn(hand, self.options(variant))
-
-    def simulate(
-        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
-    ) -> Simulated:
-        from compliance.games.chihuoguo_sim import simulate_session
-
-        return simulate_session(rng, players, n_rounds, base, anomaly_rate)
-
-
-GAME = Chihuoguo()
+        return describe_turn(hand, self.options_for(variant))

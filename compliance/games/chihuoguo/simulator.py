@@ -1,79 +1,17 @@
-"""吃火锅 helpers: the turn description for `games eval` and the session simulator."""
+"""吃火锅模拟: sessions of turns from a deck reshuffled every orbit, with recorded tampering."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from compliance.errors import DealError
+from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
 from compliance.games import cards
-from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Simulated
-from compliance.games.chihuoguo import (
-    OUTCOME_ZH,
-    ChihuoguoOptions,
-    is_pair,
-    post_multiplier,
-    settle_bet,
-)
+from compliance.games.base import Simulated
+from compliance.games.chihuoguo import ChihuoguoOptions, is_pair, settle_bet
 
 STARTING_CHIPS_IN_BASES = 1000
 ANTE_IN_BASES = 10
-
-
-def _checked(card: Any) -> str:
-    if card not in cards.STANDARD_52:
-        raise DealError(f"unknown card {card!r} (吃火锅 uses the 52 cards without jokers)")
-    return card
-
-
-def describe_turn(hand: list[str] | dict[str, Any], opts: ChihuoguoOptions) -> dict[str, Any]:
-    """看牌: what each third card does to a bet on these two ends."""
-    record = (
-        hand if isinstance(hand, dict) else {"ends": hand[:2], "third": (hand[2:] or [None])[0]}
-    )
-    ends = [_checked(c) for c in record.get("ends", [])]
-    if len(ends) != 2:
-        raise DealError(f"吃火锅 needs two face-up cards, got {len(ends)}")
-    third = record.get("third")
-    low, high = sorted(cards.rank_number(c) for c in ends)
-    by_rank = {n: cards.RANKS[n - 1] for n in range(1, 14)}
-    left = {n: 4 - sum(cards.rank_number(c) == n for c in ends) for n in by_rank}
-    if low == high:
-        wins = [low]
-        posts: list[int] = []
-    else:
-        wins = [n for n in by_rank if low < n < high]
-        posts = [low, high]
-    loses = [n for n in by_rank if n not in wins and n not in posts]
-    described: dict[str, Any] = {
-        "game": "chihuoguo",
-        "ends": ends,
-        "pair": is_pair(ends),
-        "only_minimum_bet": is_pair(ends),
-        "wins": [by_rank[n] for n in wins],
-        "wins_whole_pot": is_pair(ends),
-        "posts": [by_rank[n] for n in posts],
-        "post_multiplier": 0 if is_pair(ends) else post_multiplier(ends, opts),
-        "loses": [by_rank[n] for n in loses],
-        "cards_left": {
-            "win": sum(left[n] for n in wins),
-            "post": sum(left[n] for n in posts),
-            "lose": sum(left[n] for n in loses),
-        },
-    }
-    if third is not None:
-        bet = int(record.get("bet", opts.min_bet))
-        pot = int(record.get("pot", bet))
-        outcome = settle_bet(ends, _checked(third), bet, pot, opts)
-        described.update(
-            third=third,
-            bet=bet,
-            pot=pot,
-            outcome=outcome.kind,
-            outcome_zh=OUTCOME_ZH[outcome.kind],
-            delta=outcome.delta,
-        )
-    return described
 
 
 def choose_bet(
@@ -97,7 +35,7 @@ def choose_bet(
     return max(opts.min_bet, min(ceiling, int(ceiling * share)) // step * step)
 
 
-def simulate_session(
+def simulate(
     rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
 ) -> Simulated:
     """Turns from a deck reshuffled every orbit; the table breaks up when someone cannot ante."""
