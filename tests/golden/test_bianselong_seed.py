@@ -9,8 +9,7 @@ import pytest
 
 from compliance.errors import LogError
 from compliance.games.base import ILLEGAL_ACTION
-from compliance.games.bianselong import GAME
-from compliance.games.bianselong_table import BianselongOptions, card_points
+from compliance.games.bianselong import GAME, BianselongOptions, card_points
 from compliance.logs.records import Session, Variant
 from tests.builders import session_of as shared_session_of
 

@@ -12,6 +12,7 @@ from compliance.errors import DealError
 from compliance.games import get_game
 from compliance.games.base import ILLEGAL_ACTION
 from compliance.games.bianselong import GAME
+from compliance.games.bianselong.simulator import simulate
 from compliance.logs.records import Session, Variant
 from tests.builders import session_of as shared_session_of
 
@@ -35,7 +36,7 @@ def illegal(plays, hands=HANDS, starter="S2") -> list[str]:
 
 
 def simulated(seed: int, players: list[str], anomaly_rate: float = 0.0):
-    sim = GAME.simulate(random.Random(seed), players, 12, 2, anomaly_rate)
+    sim = simulate(random.Random(seed), players, 12, 2, anomaly_rate)
     session = session_of(sim.rounds, players="".join(players), variant=sim.variant)
     return sim, list(GAME.replay(session))
 
@@ -123,7 +124,7 @@ def test_four_players_on_one_deck_are_flagged():
 
 
 def test_a_player_whose_total_reached_one_hundred_may_not_be_dealt_in_again():
-    sim = GAME.simulate(random.Random(3), ["a", "b"], 60, 1, 0.0)
+    sim = simulate(random.Random(3), ["a", "b"], 60, 1, 0.0)
     game_over = next(i for i, deal in enumerate(sim.rounds) if deal.get("new_game"))
     dealt_again = sim.rounds[:game_over] + [sim.rounds[0]]
     replayed = list(GAME.replay(session_of(dealt_again, players="ab", variant=sim.variant)))
@@ -148,8 +149,8 @@ def test_every_injected_anomaly_is_found(seed, count):
 
 
 def test_the_same_seed_gives_the_same_game():
-    first = GAME.simulate(random.Random(11), ["a", "b", "c"], 5, 1, 0.2)
-    again = GAME.simulate(random.Random(11), ["a", "b", "c"], 5, 1, 0.2)
+    first = simulate(random.Random(11), ["a", "b", "c"], 5, 1, 0.2)
+    again = simulate(random.Random(11), ["a", "b", "c"], 5, 1, 0.2)
     assert (first.rounds, first.anomalies) == (again.rounds, again.anomalies)
 
 

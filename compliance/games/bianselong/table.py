@@ -1,4 +1,4 @@
-"""变色龙 table: options, the round record, and the play-by-play state machine.
+"""变色龙 table: the play-by-play state machine, and the penalty points of a card.
 
 The replay and the simulator drive the same `Table`, so a simulated round is
 legal by construction and a logged one is checked play by play.
@@ -8,62 +8,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Literal
-
-import msgspec
 
 from compliance.errors import DealError
 from compliance.games import cards
-from compliance.logs.records import Points
-
-Suit = Literal["S", "H", "C", "D"]
-
-
-class BianselongOptions(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """玩法选项: penalty values, card powers, decks and the stake per point.
-
-    `ace_points` and `king_points` have no default: the seed lists no value
-    for A and breaks off at K, so the log's preset or options must give them.
-    """
-
-    ace_points: Points
-    king_points: Points
-    queen_points: Points = 3
-    jack_points: Points = 20
-    hand_size: int = 5
-    seven_draw: int = 2
-    stuck_draw: int = 1
-    play_after_draw: bool = False
-    last_jack_multiplier: int = 2
-    out_at: int = 100
-    stake_per_point: Points = 1
-    two_decks_from: int = 4
-    max_decks: int = 3
-
-
-class BianselongPlay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """出牌: one turn. A card, cards drawn, or neither (a turn lost to an 8)."""
-
-    player: str
-    card: cards.Card | None = None
-    suit: Suit | None = None
-    draw: list[cards.Card] = []
-
-
-class BianselongDeal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """一局: the deal, every turn until a player goes out, and the platform's result.
-
-    `claimed` is the money per player in points; `penalties` the penalty
-    points the platform counted this round, if it logs them.
-    """
-
-    hands: dict[str, list[cards.Card]]
-    starter: cards.Card
-    plays: list[BianselongPlay]
-    decks: int = 1
-    new_game: bool = False
-    claimed: dict[str, int] = {}
-    penalties: dict[str, int] | None = None
+from compliance.games.bianselong.options import BianselongOptions
+from compliance.games.bianselong.record import BianselongPlay
 
 
 def card_points(card: str, opts: BianselongOptions) -> int:

@@ -11,40 +11,23 @@ the winner.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Integrity, RoundResult
 from compliance.errors import DealError, LogError
 from compliance.games import cards
-from compliance.games.base import (
-    ILLEGAL_ACTION,
-    SETTLEMENT_MISMATCH,
-    Integrity,
-    RoundResult,
-    Simulated,
-    compare_claims,
-    decode_rounds,
-    resolve_options,
+from compliance.games.base import Engine, compare_claims, decode_rounds
+from compliance.games.bianselong.options import (
+    DEFAULT_PRESET,
+    PRESETS,
+    BianselongOptions,
+    missing_values,
 )
-from compliance.games.bianselong_table import BianselongDeal, BianselongOptions, Table, card_points
+from compliance.games.bianselong.record import BianselongDeal
+from compliance.games.bianselong.table import Table, card_points
 from compliance.logs.records import Session, Variant
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "seed": {},
-    "court10": {"ace_points": 1, "king_points": 10},
-}
-DEFAULT_PRESET = "seed"
-UNSCORED = ("ace_points", "king_points")
-
-ROUND_TYPE = BianselongDeal
-
-
-def missing_values(variant: Variant) -> list[str]:
-    """The penalty values of A and K that neither the preset nor the options give."""
-    preset = PRESETS.get(variant.preset or DEFAULT_PRESET, {})
-    return [k for k in UNSCORED if k not in preset and k not in variant.options]
 
 
 def settle_penalties(winner: str | None, penalties: dict[str, int], stake: int) -> dict[str, int]:
@@ -64,14 +47,11 @@ def deck_breaches(index: int, players: int, decks: int, opts: BianselongOptions)
     return []
 
 
-class Bianselong:
+class Bianselong(Engine):
     """变色龙 engine."""
 
-    code = "bianselong"
-    name_zh = "变色龙"
-    name_en = "Chameleon (Crazy Eights-like shedding game)"
-
-    def options(self, variant: Variant | None) -> BianselongOptions:
+    def options_for(self, variant: Variant | None) -> BianselongOptions:
+        """玩法: as for every game, once the variant gives the penalty points of A and K."""
         variant = variant or Variant()
         missing = missing_values(variant)
         if missing and (variant.preset or DEFAULT_PRESET) in PRESETS:
@@ -79,10 +59,10 @@ class Bianselong:
                 "变色龙 needs the penalty points of A and K: the seed lists no value for A and "
                 f"breaks off at K; the variant must give {' and '.join(missing)}"
             )
-        return resolve_options(variant, PRESETS, DEFAULT_PRESET, BianselongOptions)
+        return super().options_for(variant)
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
-        opts = self.options(session.variant)
+        opts = self.options_for(session.variant)
         seats = [p.id for p in session.players]
         totals = dict.fromkeys(seats, 0)
         for index, deal in enumerate(decode_rounds(session.rounds, BianselongDeal), 1):
@@ -171,11 +151,8 @@ class Bianselong:
             described["reason"] = f"the variant gives no value for {' and '.join(missing)}"
         else:
             filled = {k: 0 for k in missing}
-            opts = resolve_options(
-                Variant(preset=variant.preset, options={**filled, **variant.options}),
-                PRESETS,
-                DEFAULT_PRESET,
-                BianselongOptions,
+            opts = super().options_for(
+                Variant(preset=variant.preset, options={**filled, **variant.options})
             )
             points = sum(card_points(c, opts) for c in held)
             factor = opts.last_jack_multiplier if record.get("winner_last_card_j") else 1
@@ -189,13 +166,3 @@ class Bianselong:
             table = Table(blank, ["you"], {"you": Counter(held)}, Counter(), [top], named=named)
             described["playable"] = table.playable("you")
         return described
-
-    def simulate(
-        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
-    ) -> Simulated:
-        from compliance.games.bianselong_sim import simulate_session
-
-        return simulate_session(rng, players, n_rounds, base, anomaly_rate)
-
-
-GAME = Bianselong()

@@ -6,10 +6,16 @@ import random
 from collections import Counter
 from typing import Any
 
+from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
 from compliance.games import cards
-from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Simulated
-from compliance.games.bianselong import PRESETS, settle_penalties
-from compliance.games.bianselong_table import BianselongOptions, BianselongPlay, Table
+from compliance.games.base import Simulated
+from compliance.games.bianselong import (
+    PRESETS,
+    BianselongOptions,
+    BianselongPlay,
+    Table,
+    settle_penalties,
+)
 
 SIM_PRESET = "court10"
 MAX_TURNS = 400
@@ -87,7 +93,7 @@ def play_out(
     raise RuntimeError("变色龙 simulation locked up on every shuffle")
 
 
-def simulate_session(
+def simulate(
     rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
 ) -> Simulated:
     """Deals in seat order; a new game starts when one player is left standing."""

@@ -1,0 +1,36 @@
+"""一局变色龙的记录: the round record of a 变色龙 log: the deal, every turn, the result."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from compliance.games import cards
+
+Suit = Literal["S", "H", "C", "D"]
+
+
+class BianselongPlay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """出牌: one turn. A card, cards drawn, or neither (a turn lost to an 8)."""
+
+    player: str
+    card: cards.Card | None = None
+    suit: Suit | None = None
+    draw: list[cards.Card] = []
+
+
+class BianselongDeal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """一局: the deal, every turn until a player goes out, and the platform's result.
+
+    `claimed` is the money per player in points; `penalties` the penalty
+    points the platform counted this round, if it logs them.
+    """
+
+    hands: dict[str, list[cards.Card]]
+    starter: cards.Card
+    plays: list[BianselongPlay]
+    decks: int = 1
+    new_game: bool = False
+    claimed: dict[str, int] = {}
+    penalties: dict[str, int] | None = None
