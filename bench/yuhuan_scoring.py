@@ -16,12 +16,12 @@ import argparse
 import random
 import time
 
-from compliance.games.yuhuan_record import hand_context
-from compliance.games.yuhuan_rules import YuhuanOptions
-from compliance.games.yuhuan_score import best_scoring
-from compliance.games.yuhuan_sim import deal_round
-from compliance.games.yuhuan_tiles import INDEX
-from compliance.games.yuhuan_win import suit_decompositions, suit_need
+from compliance.games.yuhuan.options import YuhuanOptions
+from compliance.games.yuhuan.record import hand_context
+from compliance.games.yuhuan.score import best_scoring
+from compliance.games.yuhuan.simulator import deal_round
+from compliance.games.yuhuan.tiles import INDEX
+from compliance.games.yuhuan.win import suit_decompositions, suit_need
 
 
 def winning_hands(n: int, seed: int) -> list:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from compliance.games.yuhuan import GAME
-from compliance.games.yuhuan_rules import YuhuanOptions, round_up, total_of
+from compliance.games.yuhuan.options import YuhuanOptions, round_up, total_of
 from compliance.logs.records import Variant
 from tests.builders_yuhuan import hand, meld
 

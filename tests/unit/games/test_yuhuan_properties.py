@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compliance.games.yuhuan import GAME
-from compliance.games.yuhuan_rules import YuhuanOptions
-from compliance.games.yuhuan_score import settle
+from compliance.games.yuhuan.options import YuhuanOptions
+from compliance.games.yuhuan.score import settle
+from compliance.games.yuhuan.simulator import simulate
 from tests.builders_yuhuan import PLAYERS, session_of
 
 CAP = YuhuanOptions().cap
@@ -35,7 +36,7 @@ def test_payments_are_zero_sum_and_nobody_pays_more_than_five_caps(scores, winne
 
 
 def simulated(seed: int, rounds: int, rate: float, base: int = 1):
-    sim = GAME.simulate(random.Random(seed), PLAYERS, rounds, base, rate)
+    sim = simulate(random.Random(seed), PLAYERS, rounds, base, rate)
     session = session_of(sim.rounds, **sim.variant["options"])
     return sim, list(GAME.replay(session))
 
@@ -63,8 +64,8 @@ def test_every_injected_anomaly_is_found_and_only_there(seed):
 
 
 def test_the_same_seed_simulates_the_same_session():
-    one = GAME.simulate(random.Random(9), PLAYERS, 10, 1, 0.2)
-    two = GAME.simulate(random.Random(9), PLAYERS, 10, 1, 0.2)
+    one = simulate(random.Random(9), PLAYERS, 10, 1, 0.2)
+    two = simulate(random.Random(9), PLAYERS, 10, 1, 0.2)
     assert msgspec.json.encode(one.rounds) == msgspec.json.encode(two.rounds)
     assert one.anomalies == two.anomalies
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compliance.games.yuhuan_rules import YuhuanOptions
-from compliance.games.yuhuan_score import (
+from compliance.games.yuhuan.options import YuhuanOptions
+from compliance.games.yuhuan.score import (
     SHANPON,
     SINGLE,
     HandContext,
@@ -19,8 +19,8 @@ from compliance.games.yuhuan_score import (
     best_scoring,
     score,
 )
-from compliance.games.yuhuan_tiles import EAST, HONOURS, INDEX, KINDS, WHITE, counts_of
-from compliance.games.yuhuan_win import CHOW, PAIR, PUNG, decompositions, is_winning, suit_need
+from compliance.games.yuhuan.tiles import EAST, HONOURS, INDEX, KINDS, WHITE, counts_of
+from compliance.games.yuhuan.win import CHOW, PAIR, PUNG, decompositions, is_winning, suit_need
 from tests.builders_yuhuan import tiles
 
 WILD = INDEX["5z"]  # a 白板 wildcard keeps every suit tile natural

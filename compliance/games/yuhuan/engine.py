@@ -10,32 +10,23 @@ differences. The bank passes on after every round except a 黄庄 without kongs
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
+from compliance.domain.rounds import ILLEGAL_ACTION, WRONG_BANKER, Integrity, RoundResult
 from compliance.errors import DealError, DecodeError
-from compliance.games.base import (
-    ILLEGAL_ACTION,
-    WRONG_BANKER,
-    Integrity,
-    RoundResult,
-    Simulated,
-    compare_claims,
-    decode_rounds,
-    resolve_options,
-)
-from compliance.games.yuhuan_record import (
+from compliance.games.base import Engine, compare_claims, decode_rounds
+from compliance.games.yuhuan.options import YuhuanOptions, round_up
+from compliance.games.yuhuan.record import (
     YuhuanEvalHand,
     YuhuanRound,
     check_tile_supply,
     hand_context,
 )
-from compliance.games.yuhuan_rules import DEFAULT_PRESET, PRESETS, YuhuanOptions, round_up
-from compliance.games.yuhuan_score import (
+from compliance.games.yuhuan.score import (
     WAIT_NAMES,
     Scoring,
     best_scoring,
@@ -43,11 +34,10 @@ from compliance.games.yuhuan_score import (
     meld_tiles,
     settle,
 )
-from compliance.games.yuhuan_tiles import INDEX, TILES, chinese, flower_kind
-from compliance.games.yuhuan_win import CONCEALED_KONG, KONG, MELD_SIZE
+from compliance.games.yuhuan.tiles import INDEX, TILES, chinese, flower_kind
+from compliance.games.yuhuan.win import CONCEALED_KONG, KONG, MELD_SIZE
 from compliance.logs.records import Session, Variant
 
-ROUND_TYPE = YuhuanRound
 WINDS_ORDER = ("1z", "2z", "3z", "4z")
 MELD_TYPES = ("chow", "pung", "kong", "concealed_kong", "pair")
 
@@ -62,10 +52,6 @@ class RoundOutcome:
     chengbao: str | None = None
     has_kong: bool = False
     issues: list[Integrity] = field(default_factory=list)
-
-
-def options_for(variant: Variant | None) -> YuhuanOptions:
-    return resolve_options(variant or Variant(), PRESETS, DEFAULT_PRESET, YuhuanOptions)
 
 
 def settle_round(
@@ -215,16 +201,11 @@ def explain(out: RoundOutcome) -> str:
     return "; ".join(parts) or "no win: all zero"
 
 
-class Yuhuan:
+class Yuhuan(Engine):
     """玉环麻将 engine."""
 
-    code = "yuhuan"
-    name_zh = "玉环麻将"
-    name_en = "Yuhuan mahjong"
-    seat_range = (4, 4)
-
     def replay(self, session: Session) -> Iterator[RoundResult]:
-        o = options_for(session.variant)
+        o = self.options_for(session.variant)
         rounds = decode_rounds(session.rounds, YuhuanRound)
         known = {p.id for p in session.players}
         ring: list[str] = []
@@ -269,7 +250,7 @@ class Yuhuan:
         self, hand: list[str] | dict[str, Any], variant: Variant | None = None
     ) -> dict[str, Any]:
         """A hand's best decomposition with every 胡 and 台 item, or a round's settlement."""
-        o = options_for(variant)
+        o = self.options_for(variant)
         try:
             if isinstance(hand, dict) and "hands" in hand:
                 return describe_round(msgspec.convert(hand, YuhuanRound), o)
@@ -279,13 +260,6 @@ class Yuhuan:
         except msgspec.ValidationError as exc:
             raise DecodeError(f"invalid yuhuan hand: {exc}") from None
         return describe_hand(record, o)
-
-    def simulate(
-        self, rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
-    ) -> Simulated:
-        from compliance.games.yuhuan_sim import simulate
-
-        return simulate(rng, players, n_rounds, base, anomaly_rate)
 
 
 def describe_hand(record: YuhuanEvalHand, o: YuhuanOptions) -> dict[str, Any]:
@@ -351,6 +325,3 @@ def describe_round(rnd: YuhuanRound, o: YuhuanOptions) -> dict[str, Any]:
         "deltas": {p: d * o.points_per_hu for p, d in out.deltas.items()},
         "issues": [i.detail for i in out.issues],
     }
-
-
-GAME = Yuhuan()

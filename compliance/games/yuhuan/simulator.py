@@ -14,10 +14,12 @@ import random
 
 import msgspec
 
-from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER, Simulated
-from compliance.games.yuhuan_record import YuhuanHand, YuhuanMeld, YuhuanRound, YuhuanWin
-from compliance.games.yuhuan_rules import DEFAULT_PRESET, YuhuanOptions
-from compliance.games.yuhuan_tiles import (
+from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER
+from compliance.games.base import Simulated
+from compliance.games.yuhuan import settle_round
+from compliance.games.yuhuan.options import DEFAULT_PRESET, YuhuanOptions
+from compliance.games.yuhuan.record import YuhuanHand, YuhuanMeld, YuhuanRound, YuhuanWin
+from compliance.games.yuhuan.tiles import (
     HONOURS,
     KINDS,
     TILES,
@@ -32,8 +34,6 @@ WIN_RATE = 0.85
 def simulate(
     rng: random.Random, players: list[str], n_rounds: int, base: int, anomaly_rate: float
 ) -> Simulated:
-    from compliance.games.yuhuan import settle_round
-
     if len(players) != 4:
         raise ValueError("玉环麻将 needs exactly four players")
     o = YuhuanOptions(points_per_hu=base)
@@ -60,8 +60,6 @@ def simulate(
 
 
 def _claims(rnd: YuhuanRound, o: YuhuanOptions, index: int) -> dict[str, int]:
-    from compliance.games.yuhuan import settle_round
-
     out = settle_round(rnd, o, index)
     return {p: d * o.points_per_hu for p, d in out.deltas.items()}
 

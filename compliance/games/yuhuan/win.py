@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement, product
 
-from compliance.games.yuhuan_tiles import EAST, GREEN, HONOURS, RED, WINDS
+from compliance.games.yuhuan.tiles import EAST, GREEN, HONOURS, RED, WINDS
 
 CHOW, PUNG, KONG, CONCEALED_KONG, PAIR = range(5)
 MELD_SIZE = (3, 3, 4, 4, 2)

@@ -12,9 +12,9 @@ from typing import Annotated, Literal
 import msgspec
 
 from compliance.errors import DealError
-from compliance.games.yuhuan_rules import YuhuanOptions
-from compliance.games.yuhuan_score import HandContext
-from compliance.games.yuhuan_tiles import (
+from compliance.games.yuhuan.options import YuhuanOptions
+from compliance.games.yuhuan.score import HandContext
+from compliance.games.yuhuan.tiles import (
     HONOURS,
     INDEX,
     KINDS,
@@ -23,7 +23,7 @@ from compliance.games.yuhuan_tiles import (
     flower_kind,
     format_tiles,
 )
-from compliance.games.yuhuan_win import CHOW, CONCEALED_KONG, KONG, PUNG, Meld
+from compliance.games.yuhuan.win import CHOW, CONCEALED_KONG, KONG, PUNG, Meld
 
 MeldType = Literal["chow", "pung", "kong", "added_kong", "concealed_kong"]
 HAND_TILES = 16

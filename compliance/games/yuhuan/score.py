@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from compliance.games.yuhuan_rules import YuhuanOptions, total_of, wild_tai
-from compliance.games.yuhuan_tiles import DRAGONS_WITH_TAI, WINDS, chinese, is_major
-from compliance.games.yuhuan_win import CHOW, CONCEALED_KONG, KONG, PAIR, PUNG, Meld, decompositions
+from compliance.games.yuhuan.options import YuhuanOptions, total_of, wild_tai
+from compliance.games.yuhuan.tiles import DRAGONS_WITH_TAI, WINDS, chinese, is_major
+from compliance.games.yuhuan.win import CHOW, CONCEALED_KONG, KONG, PAIR, PUNG, Meld, decompositions
 
 SIDE, KANDANG, KAOBI, SINGLE, SHANPON = range(5)
 WAIT_NAMES = ("两面", "坎档", "靠壁", "对子", "对倒")
