@@ -1,37 +1,28 @@
-"""Game engines, one module per game, behind the interface in `base`.
+"""Game engines, one package per game, behind the interface in `base`.
 
 Engines are looked up by their game code, as logs and the command line name
-them. Modules are imported on first use.
+them; `compliance.games.<code>` holds the game and its `SPEC` (names, round
+record, options, seats, fused tally). Packages are imported on first use.
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from compliance.errors import UnknownGameError
-from compliance.games.base import Game
+from compliance.games.base import EngineSpec, Game
 
-MODULES: dict[str, str] = {
-    "douniu": "compliance.games.douniu",
-    "chexuan": "compliance.games.chexuan",
-    "paigow": "compliance.games.paigow",
-    "guandan": "compliance.games.guandan",
-    "shengji": "compliance.games.shengji",
-    "chihuoguo": "compliance.games.chihuoguo",
-    "bianselong": "compliance.games.bianselong",
-    "yuhuan": "compliance.games.yuhuan",
-}
-
-NAMES_ZH: dict[str, str] = {
-    "douniu": "斗牛",
-    "chexuan": "扯旋",
-    "paigow": "牌九",
-    "yuhuan": "玉环麻将",
-    "guandan": "掼蛋",
-    "shengji": "升级",
-    "chihuoguo": "吃火锅",
-    "bianselong": "变色龙",
-}
+CODES: tuple[str, ...] = (
+    "douniu",
+    "chexuan",
+    "paigow",
+    "yuhuan",
+    "guandan",
+    "shengji",
+    "chihuoguo",
+    "bianselong",
+)
 
 _loaded: dict[str, Game] = {}
 
@@ -39,13 +30,30 @@ _loaded: dict[str, Game] = {}
 def get_game(code: str) -> Game:
     """The engine for a game code; UnknownGameError names the codes we know."""
     if code not in _loaded:
-        module = MODULES.get(code)
-        if module is None:
-            known = ", ".join(sorted(MODULES))
+        if code not in CODES:
+            known = ", ".join(sorted(CODES))
             raise UnknownGameError(f"unknown game {code!r} (known: {known})")
-        _loaded[code] = importlib.import_module(module).GAME
+        game = importlib.import_module(f"{__name__}.{code}").GAME
+        assert game.spec.code == code, f"compliance.games.{code} declares {game.spec.code!r}"
+        _loaded[code] = game
     return _loaded[code]
 
 
 def game_codes() -> list[str]:
-    return sorted(MODULES)
+    return sorted(CODES)
+
+
+def specs() -> dict[str, EngineSpec]:
+    """Every game's spec by code, in code order."""
+    return {code: get_game(code).spec for code in game_codes()}
+
+
+def names_zh() -> dict[str, str]:
+    """Chinese game names by code, from each game's spec."""
+    return {code: spec.name_zh for code, spec in specs().items()}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "NAMES_ZH":  # kept for `from compliance.games import NAMES_ZH`
+        return names_zh()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

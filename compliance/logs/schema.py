@@ -6,21 +6,18 @@ the shape of `rounds` when `game` names that game.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import msgspec
 
-from compliance.games import MODULES
+from compliance.games import game_codes, get_game
 from compliance.logs.records import Session
 
 SCHEMA_ID = "https://compliance.invalid/schemas/stakelog-1.json"
 
 
 def session_schema() -> dict[str, Any]:
-    round_types = {
-        code: importlib.import_module(module).ROUND_TYPE for code, module in sorted(MODULES.items())
-    }
+    round_types = {code: get_game(code).spec.round_type for code in game_codes()}
     (session_ref, *round_refs), components = msgspec.json.schema_components(
         [Session, *round_types.values()], ref_template="#/$defs/{name}"
     )
