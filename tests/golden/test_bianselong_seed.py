@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from compliance.domain.rounds import ILLEGAL_ACTION
 from compliance.errors import LogError
-from compliance.games.base import ILLEGAL_ACTION
 from compliance.games.bianselong import GAME, BianselongOptions, card_points
 from compliance.logs.records import Session, Variant
 from tests.builders import session_of as shared_session_of

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from compliance.games.base import ILLEGAL_ACTION
+from compliance.domain.rounds import ILLEGAL_ACTION
 from compliance.games.chihuoguo import GAME, ChihuoguoOptions, settle_bet
 from compliance.logs.records import Session, Variant
 from tests.builders import session_of as shared_session_of

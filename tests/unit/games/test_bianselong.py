@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compliance.domain.rounds import ILLEGAL_ACTION
 from compliance.errors import DealError
 from compliance.games import get_game
-from compliance.games.base import ILLEGAL_ACTION
 from compliance.games.bianselong import GAME
 from compliance.games.bianselong.simulator import simulate
 from compliance.logs.records import Session, Variant

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
 from compliance.errors import DealError, LogError
 from compliance.games import get_game
-from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
 from compliance.games.cards import STANDARD_52
 from compliance.games.chihuoguo import GAME, NEGATIVE_CHIPS, ChihuoguoOptions, settle_bet
 from compliance.games.chihuoguo.simulator import simulate

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER
 from compliance.errors import DealError, DecodeError, LogError
 from compliance.games import get_game
-from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER
 from compliance.games.douniu import GAME, ROUND_TYPE, DouniuRound
 from compliance.games.douniu.simulator import simulate
 from compliance.logs.records import Variant

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER
 from compliance.errors import DealError, DecodeError
 from compliance.games import get_game
-from compliance.games.base import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER
 from compliance.games.yuhuan import GAME, ROUND_TYPE
 from compliance.logs.records import Variant
 from tests.builders_yuhuan import meld, round_of, seat, session_of, win_of
