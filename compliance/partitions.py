@@ -19,17 +19,11 @@ from datetime import date
 from itertools import pairwise
 from typing import Any
 
+from compliance.domain.audited import AuditedSession, Totals, add_session, merge_totals
 from compliance.domain.findings import EncodedFinding
 from compliance.errors import ConfigError
 from compliance.logs.reader import Reject, is_gzip
-from compliance.pipeline import (
-    AuditedSession,
-    Auditor,
-    Totals,
-    add_session,
-    few_collections,
-    merge_totals,
-)
+from compliance.pipeline import Auditor, few_collections
 
 PARTITION_BYTES = 16 << 20
 TAIL_BYTES = 2 << 20

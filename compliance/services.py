@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from compliance import ruledata
+from compliance.domain.audited import AuditedSession, Totals, add_session
 from compliance.domain.classifier import Classifier, ClassifierOptions
 from compliance.domain.findings import Finding
 from compliance.domain.rules import RuleBook
@@ -22,7 +23,7 @@ from compliance.domain.windows import judge_window
 from compliance.errors import ConfigError, JurisdictionError, LogError
 from compliance.logs.reader import Reject
 from compliance.partitions import StoredSession, judge_in_parallel, judge_on_dask
-from compliance.pipeline import AuditedSession, Auditor, Totals, add_session, few_collections
+from compliance.pipeline import Auditor, few_collections
 
 
 class UnitOfWork(Protocol):

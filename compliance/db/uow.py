@@ -33,6 +33,7 @@ from compliance.db.models import (
     SessionRow,
     WindowFindingRow,
 )
+from compliance.domain.audited import AuditedSession
 from compliance.domain.findings import (
     LINE_FIELDS,
     ThresholdFinding,
@@ -43,7 +44,6 @@ from compliance.domain.findings import (
 from compliance.domain.rules import RuleBook
 from compliance.errors import DatabaseError
 from compliance.logs.reader import Reject
-from compliance.pipeline import AuditedSession
 
 STORE_LOCK = int.from_bytes(b"compliance-store"[:8], "big") >> 1  # a PostgreSQL advisory lock key
 SESSIONS = SessionRow.__table__
