@@ -19,7 +19,7 @@ from compliance.domain.findings import (
     ThresholdFinding,
 )
 from compliance.domain.metrics import AMOUNT_METRICS, PlayerMetrics, SessionMetrics
-from compliance.domain.rules import Band, Comparison, leaves, matched_leaves
+from compliance.domain.rules import Band, Comparison, Jurisdiction, leaves, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
@@ -212,19 +212,19 @@ class Classifier:
         tier = best.tier if best else Tier.BELOW_THRESHOLD
         exemptions, would_be = self._exemptions(facts, player, rules, tier)
         shown = Tier.EXEMPT if exemptions else tier
-        finding = self._threshold(
+        finding = self.judge_threshold(
             facts,
             player,
-            where,
-            rules,
-            day,
-            shown,
-            best,
-            best_leaves,
-            values,
-            plan.ladder,
-            exemptions,
-            would_be,
+            where=where,
+            rules=rules,
+            day=day,
+            tier=shown,
+            band=best,
+            hit=best_leaves,
+            values=values,
+            ladder=plan.ladder,
+            exemptions=exemptions,
+            would_be=would_be,
         )
         if shown >= Tier.ADMINISTRATIVE:
             finding.aggravations = self._aggravations(facts, player, rules, day)
@@ -260,19 +260,18 @@ class Classifier:
         grounds = [e for e in rules.exemptions if e.kind == "organiser_prize"]
         if not grounds:
             return None
-        return self._threshold(
+        return self.judge_threshold(
             facts,
             player,
-            where,
-            rules,
-            day,
-            Tier.EXEMPT,
-            None,
-            [],
-            {},
-            [],
-            [f"{e.id}: {e.text} ({e.article})" for e in grounds],
-            None,
+            where=where,
+            rules=rules,
+            day=day,
+            tier=Tier.EXEMPT,
+            band=None,
+            hit=[],
+            values={},
+            ladder=[],
+            exemptions=[f"{e.id}: {e.text} ({e.article})" for e in grounds],
         )
 
     def _plan(self, rules: Ruleset, bands, game_class: str | None, is_banker: bool) -> _Plan:
@@ -331,22 +330,25 @@ class Classifier:
         group = player.kin_group
         return bool(group) and all(p.kin_group == group for p in facts.players)
 
-    def _threshold(
+    def judge_threshold(
         self,
-        facts,
-        player,
-        where,
+        facts: SessionFacts,
+        player: PlayerFacts,
+        *,
+        where: Jurisdiction,
         rules: Ruleset,
-        day,
-        tier,
+        day: date,
+        tier: Tier,
         band: Band | None,
-        hit,
-        values,
+        hit: list[Comparison],
+        values: dict[str, Decimal],
         ladder,
-        exemptions,
-        would_be,
+        exemptions: list[str],
+        would_be: Tier | None = None,
         subject: str | None = None,
     ) -> ThresholdFinding:
+        """门槛结论: the finding for `player` (or `subject`) at `tier` under `band`, with the
+        line behind it, the margin, and the next line not reached (from `ladder`)."""
         lead: Comparison | None = hit[0] if hit else None
         next_band, next_leaf = next_line(ladder, values, would_be or tier)
         value = values.get(lead.metric) if lead else None

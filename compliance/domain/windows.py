@@ -102,19 +102,18 @@ def judge_window(classifier: Classifier, w: WindowFigures) -> ThresholdFinding |
     )
     subject = PlayerFacts(w.id, where.code, None, None)
     tier = best.tier if best else Tier.BELOW_THRESHOLD
-    finding = classifier._threshold(
+    finding = classifier.judge_threshold(
         facts,
         subject,
-        where,
-        rules,
-        w.end,
-        tier,
-        best,
-        hit,
-        values,
-        ladder_of(bands).ladder,
-        [],
-        None,
+        where=where,
+        rules=rules,
+        day=w.end,
+        tier=tier,
+        band=best,
+        hit=hit,
+        values=values,
+        ladder=ladder_of(bands).ladder,
+        exemptions=[],
         subject=w.subject,
     )
     if w.minors and tier >= Tier.ADMINISTRATIVE:

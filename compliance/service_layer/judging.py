@@ -1,4 +1,4 @@
-"""审计流水线: from a log line to a judged session, with no database.
+"""审计: from a log line to a judged session, with no database.
 
 `audit_file` is the one function per partition (a file, or a byte range of
 one): it yields every session judged, or the reject it became. The driver
@@ -15,11 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from compliance.domain.audited import (
-    AuditedPlayer,
-    AuditedSession,
-)  # noqa: F401
-from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
+from compliance.domain.audited import AuditedPlayer, AuditedSession
+from compliance.domain.classifier import Classifier, ClassifierOptions, PlayerFacts, SessionFacts
 from compliance.domain.findings import ThresholdFinding
 from compliance.domain.metrics import (
     PlayerMetrics,
@@ -28,7 +25,9 @@ from compliance.domain.metrics import (
     session_metrics,
     tally,
 )
-from compliance.errors import LogError
+from compliance.domain.rules import RuleBook
+from compliance.domain.ruleset import Resolver
+from compliance.errors import ConfigError, JurisdictionError, LogError
 from compliance.games import get_game
 from compliance.games.base import SessionTally
 from compliance.logs.reader import Located, Reject, read_sessions
@@ -133,6 +132,38 @@ class Auditor:
             except Exception as exc:  # noqa: BLE001 - one bad session must not end a run
                 reason = f"internal error replaying it ({type(exc).__name__}: {exc}); please report"
                 yield Reject(item.file, item.line, item.session.session_id, reason)
+
+
+def auditor_for(
+    book: RuleBook,
+    classifier: ClassifierOptions,
+    jurisdiction: str | None = None,
+    as_of: date | None = None,
+    priors: dict[tuple[str, str], tuple[date, ...]] | None = None,
+) -> Auditor:
+    """The auditor of a run; ConfigError for a version or jurisdiction the book lacks."""
+    for group, chosen in classifier.versions.items():
+        members = sorted(i.id for i in book.instruments.values() if i.version_group == group)
+        if chosen not in members:
+            raise ConfigError(
+                f"--rule-version {group}={chosen}: "
+                + (f"choose one of {', '.join(members)}" if members else "no such version group")
+            )
+    resolver = Resolver(book, classifier.versions)
+    if jurisdiction:
+        try:
+            resolver.lookup(jurisdiction)
+        except JurisdictionError as exc:
+            raise ConfigError(
+                f"--jurisdiction: {exc} (a code, name or alias: 430000, hunan, 湖南)"
+            ) from None
+    return Auditor(
+        classifier=Classifier(resolver, classifier),
+        game_classes={code: g.game_class for code, g in book.game_types.items()},
+        default_jurisdiction=jurisdiction,
+        as_of=as_of,
+        priors=priors or {},
+    )
 
 
 MAX_YUAN = 10**15  # the money columns hold less than 10^16 yuan
