@@ -6,7 +6,7 @@ ORM add per row. SQLAlchemy's errors leave as the project's DatabaseError.
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from compliance.db.engine import make_engine
@@ -64,9 +64,6 @@ class SqlUnitOfWork:
         if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
             return None
         return SqlUnitOfWorkFactory(url.render_as_string(hide_password=False))
-
-    def count(self, table) -> int:
-        return self.conn.execute(select(func.count()).select_from(table)).scalar_one()
 
 
 class SqlUnitOfWorkFactory:

@@ -18,8 +18,9 @@ from compliance.domain.findings import (
     IntegrityFinding,
     ThresholdFinding,
 )
+from compliance.domain.ladder import WAGE_METRIC, Plan, ladder_of, next_line
 from compliance.domain.metrics import AMOUNT_METRICS, PlayerMetrics, SessionMetrics
-from compliance.domain.rules import Band, Comparison, Jurisdiction, leaves, matched_leaves
+from compliance.domain.rules import Band, Comparison, Jurisdiction, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
@@ -31,9 +32,6 @@ RANK = {"H": 3, "M": 2, "L": 1}
 @lru_cache(maxsize=4096)
 def describe(comparison: Comparison) -> str:
     return comparison.describe()
-
-
-WAGE_METRIC = "per_capita_wage_ratio"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,26 +75,12 @@ class SessionFacts:
     issues: tuple[Integrity, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """The bands that can judge a player under one ruleset, game class and role, worked out once.
-
-    `descending`: highest (tier, seq) first, so the first band that holds is
-    the one that applies. `ladder`: every lower bound of those bands, for
-    the next line a player has not reached.
-    """
-
-    descending: tuple[Band, ...]
-    ladder: tuple[tuple[Band, Comparison], ...]
-    needs_wage: bool
-
-
 class Classifier:
     def __init__(self, resolver: Resolver, options: ClassifierOptions | None = None):
         self.resolver = resolver
         self.options = options or ClassifierOptions()
         self._lines: dict[tuple, dict] = {}
-        self._plans: dict[tuple, _Plan] = {}
+        self._plans: dict[tuple, Plan] = {}
         self._wages: dict[tuple, Decimal | None] = {}
 
     def classify(self, facts: SessionFacts, as_of: date | None = None) -> list[Finding]:
@@ -274,7 +258,7 @@ class Classifier:
             exemptions=[f"{e.id}: {e.text} ({e.article})" for e in grounds],
         )
 
-    def _plan(self, rules: Ruleset, bands, game_class: str | None, is_banker: bool) -> _Plan:
+    def _plan(self, rules: Ruleset, bands, game_class: str | None, is_banker: bool) -> Plan:
         key = (id(rules), game_class, is_banker)
         plan = self._plans.get(key)
         if plan is None:
@@ -410,31 +394,3 @@ class Classifier:
             "dispute_note": instrument.note if instrument and instrument.disputed else None,
         }
         return found
-
-
-def ladder_of(admitted: list[Band]) -> _Plan:
-    """A plan from the admitted bands, in the ruleset's (tier, seq) order."""
-    ladder = tuple(
-        (band, leaf)
-        for band in admitted
-        for leaf in leaves(band.condition)
-        if leaf.lower is not None
-    )
-    needs_wage = any(leaf.metric == WAGE_METRIC for b in admitted for leaf in leaves(b.condition))
-    return _Plan(tuple(reversed(admitted)), ladder, needs_wage)
-
-
-def next_line(ladder, values, tier: Tier):
-    """The nearest lower bound of a higher tier that the figures have not reached."""
-    best = None
-    for band, leaf in ladder:
-        if band.tier <= tier:
-            continue
-        value = values.get(leaf.metric)
-        if value is None or value >= leaf.lower:
-            continue
-        gap = (leaf.lower - value) / leaf.lower if leaf.lower else Decimal(0)
-        key = (band.tier, gap)
-        if best is None or key < best[0]:
-            best = (key, band, leaf)
-    return (best[1], best[2]) if best else (None, None)

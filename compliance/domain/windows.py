@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts, ladder_of
+from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
 from compliance.domain.findings import ThresholdFinding
+from compliance.domain.ladder import ladder_of
 from compliance.domain.metrics import WINDOW_METRICS
 from compliance.domain.rules import leaves, matched_leaves
 from compliance.domain.tiers import Tier

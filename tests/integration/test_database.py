@@ -277,3 +277,25 @@ def test_sqlite_keeps_planner_statistics_of_the_stored_sessions(sqlite_url, tmp_
     assert first.split()[0] == str(count(engine, PlayerMetricsRow))
     assert audit_new(10, 2) == first
     assert audit_new(30, 3).split()[0] == str(count(engine, PlayerMetricsRow))
+
+
+def test_a_sqlalchemy_error_leaves_the_unit_of_work_as_a_one_line_database_error(sqlite_engine):
+    import pytest
+
+    from compliance.errors import DatabaseError
+
+    with pytest.raises(DatabaseError) as raised, SqlUnitOfWork(sqlite_engine) as uow:
+        uow.conn.exec_driver_sql("SELECT * FROM nowhere")
+    assert str(raised.value) == "database error: (sqlite3.OperationalError) no such table: nowhere"
+
+
+def test_a_unit_of_work_factory_travels_to_a_worker_without_its_engine(sqlite_url):
+    import pickle
+
+    from compliance.service_layer.bootstrap import unit_of_work_factory
+
+    factory = unit_of_work_factory(sqlite_url)
+    sent = pickle.loads(pickle.dumps(factory))
+    assert sent == factory and sent._engine is None
+    with sent() as uow:
+        assert uow.rules.has_any() is False
