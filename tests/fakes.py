@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from compliance.domain.ruleedit import overlay
 from compliance.domain.rules import RuleBook
-from compliance.service_layer.unit_of_work import SEED_REASON
 
 
 class FakeRules:
@@ -18,7 +17,7 @@ class FakeRules:
     def load(self):
         return self.book
 
-    def save(self, book, actor=None, reason=SEED_REASON):
+    def save(self, book, actor, reason):
         self.saved.append((book, actor, reason))
         self.book = overlay(self.book, book) if self.book else book
         return {"threshold_bands": (0, len(book.bands))}

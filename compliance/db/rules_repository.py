@@ -9,8 +9,6 @@ from sqlalchemy import Connection
 from compliance.db import rulestore, trail
 from compliance.domain.rules import RuleBook
 
-SEED_REASON = "seed from data/"
-
 
 class SqlRulesRepository:
     def __init__(self, conn: Connection):
@@ -22,9 +20,7 @@ class SqlRulesRepository:
     def load(self) -> RuleBook:
         return rulestore.load_book(self.conn)
 
-    def save(
-        self, book: RuleBook, actor: str | None = None, reason: str = SEED_REASON
-    ) -> dict[str, tuple[int, int]]:
+    def save(self, book: RuleBook, actor: str | None, reason: str) -> dict[str, tuple[int, int]]:
         """Every row of the book, each change in the trail with who (`actor`) and why."""
         return rulestore.save_book(self.conn, book, actor, reason)
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from compliance import ruledata
 from compliance.domain.rules import RuleBook
-from compliance.service_layer.unit_of_work import SEED_REASON, UnitOfWork
+from compliance.service_layer.unit_of_work import UnitOfWork
 
+SEED_REASON = "seed from data/"
 FIRST_USE_REASON = "first use: seeded from data/"
 
 

@@ -19,8 +19,6 @@ from compliance.domain.windows import WindowFigures
 from compliance.logs.reader import Reject
 from compliance.reporting.model import ReportQuery, ReportSource
 
-SEED_REASON = "seed from data/"
-
 StoredRow = dict[str, Any]
 
 
@@ -30,7 +28,7 @@ class RulesRepository(Protocol):
     def has_any(self) -> bool: ...
     def load(self) -> RuleBook: ...
     def save(
-        self, book: RuleBook, actor: str | None = None, reason: str = SEED_REASON
+        self, book: RuleBook, actor: str | None, reason: str
     ) -> dict[str, tuple[int, int]]: ...
 
 
