@@ -26,14 +26,16 @@ import time
 from pathlib import Path
 from statistics import median
 
-from compliance import ruledata, services
+from compliance import ruledata
 from compliance.db.engine import ensure_schema, make_engine
-from compliance.db.uow import SqlUnitOfWork
+from compliance.db.unit_of_work import SqlUnitOfWork
 from compliance.domain.metrics import player_metrics, session_metrics
 from compliance.games import get_game
 from compliance.games.base import decode_rounds
 from compliance.games.douniu import DouniuRound
 from compliance.logs.reader import Located, read_sessions
+from compliance.service_layer import audit as services
+from compliance.service_layer import seeding
 from compliance.simulate import SimulationSpec, write_log
 
 TARGET_RATE = 80_000
@@ -95,7 +97,7 @@ def stage_store(path, workers: int, url: str | None = None, keep: str | None = N
             with engine.begin() as conn:
                 conn.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
         ensure_schema(engine)
-        services.seed_rules(SqlUnitOfWork(engine))
+        seeding.seed(SqlUnitOfWork(engine))
         start = time.perf_counter()
         services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(workers=workers))
         elapsed = time.perf_counter() - start
@@ -123,7 +125,7 @@ def sqlite_alone(audited: str, runs: int) -> float:
         with tempfile.TemporaryDirectory() as tmp:
             engine = make_engine(f"sqlite:///{tmp}/alone.db")
             ensure_schema(engine)
-            services.seed_rules(SqlUnitOfWork(engine))
+            seeding.seed(SqlUnitOfWork(engine))
             with engine.begin() as conn:
                 conn.exec_driver_sql(
                     "INSERT INTO audit_runs (started_at, options, files, sessions, rejects, summary)"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from compliance import services
 from compliance.db import migrate
 from compliance.db.engine import make_engine
-from compliance.db.uow import SqlUnitOfWork
+from compliance.db.unit_of_work import SqlUnitOfWork
+from compliance.service_layer import audit as services
 from compliance.simulate import SimulationSpec, write_log
 
 HOSTILE_NAME = "<script>alert(1)</script>"

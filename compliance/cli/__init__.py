@@ -10,7 +10,6 @@ import os
 import sys
 
 import click
-from sqlalchemy.exc import SQLAlchemyError
 
 from compliance import __version__
 from compliance.errors import ComplianceError
@@ -26,9 +25,6 @@ class Root(click.Group):
             return super().invoke(ctx)
         except ComplianceError as exc:
             raise click.ClickException(str(exc)) from None
-        except SQLAlchemyError as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise click.ClickException(f"database error: {first}") from None
         except BrokenPipeError:
             raise
         except (OSError, UnicodeError) as exc:

@@ -6,14 +6,13 @@ import sys
 
 import click
 
-from compliance import services
-from compliance.cli.options import db_option, open_engine
+from compliance.cli.options import db_option, open_store
 from compliance.cli.progress import Progress
-from compliance.db.uow import SqlUnitOfWork
 from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.priors import read_priors
 from compliance.reporting.stream import make_writer
+from compliance.service_layer import audit as services
 
 MAX_REJECTS_SHOWN = 20
 FAIL_ON = (*TIER_CODES, "integrity", "indeterminate")
@@ -172,7 +171,7 @@ def audit(
 
     Example: compliance audit data/samples/douniu.jsonl --fail-on administrative
     """
-    engine = open_engine(db_url)
+    store = open_store(db_url)
     writer = make_writer(fmt, output, show_all)
     gate = FailOn(fail_on)
 
@@ -194,9 +193,7 @@ def audit(
     )
     progress = Progress()
     try:
-        summary = services.audit(
-            SqlUnitOfWork(engine), list(files), options, on_finding, progress.tick
-        )
+        summary = services.audit(store(), list(files), options, on_finding, progress.tick)
     except KeyboardInterrupt:
         raise click.ClickException(
             "interrupted: the sessions stored before the stop stay, in a run marked unfinished "
@@ -213,7 +210,7 @@ def audit(
             f"reject: … and {summary.rejects - MAX_REJECTS_SHOWN} more, stored with the run",
             err=True,
         )
-    where = engine.url.render_as_string(hide_password=True)
+    where = store.where()
     click.echo(summary_line(summary, where), err=True)
     if gate.tripped:
         sys.exit(3)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import click
 
-from compliance import rules_service
-from compliance.cli.options import db_option, open_engine
-from compliance.db import migrate
-from compliance.db.rules_uow import RulesUnitOfWork
+from compliance.cli.options import db_option, open_store
+from compliance.service_layer import bootstrap, seeding
 
 
 @click.group()
@@ -22,9 +20,7 @@ def upgrade(db_url: str | None) -> None:
 
     Example: compliance db upgrade --db postgresql://127.0.0.1/compliance
     """
-    engine = open_engine(db_url, migrate=False)
-    migrate.upgrade(engine)
-    click.echo(f"database at {migrate.current(engine)} (head)")
+    click.echo(f"database at {bootstrap.upgrade(db_url)} (head)")
 
 
 @db.command()
@@ -34,8 +30,7 @@ def current(db_url: str | None) -> None:
 
     Example: compliance db current
     """
-    engine = open_engine(db_url, migrate=False)
-    now, head = migrate.current(engine), migrate.head()
+    now, head = bootstrap.revisions(db_url)
     state = "up to date" if now == head else "behind: run `compliance db upgrade`"
     click.echo(f"current {now or 'none'}, head {head}: {state}")
 
@@ -56,8 +51,7 @@ def seed(reason: str, actor: str | None, db_url: str | None) -> None:
 
     Example: compliance db seed --reason "湖南 2015 基准 re-read" --actor li
     """
-    engine = open_engine(db_url)
-    counts = rules_service.seed(RulesUnitOfWork(engine), reason, actor)
+    counts = seeding.seed(open_store(db_url)(), reason, actor)
     added = sum(i for i, _ in counts.values())
     changed = sum(u for _, u in counts.values())
     click.echo(f"seeded: {added} rows added, {changed} changed (each in the change trail)")

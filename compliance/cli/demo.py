@@ -7,13 +7,14 @@ from pathlib import Path
 
 import click
 
-from compliance import report_service, services
 from compliance.cli.audit import summary_line
-from compliance.cli.options import db_option, open_engine
-from compliance.db.uow import SqlUnitOfWork
+from compliance.cli.options import db_option, open_store
 from compliance.domain.tiers import Tier
 from compliance.games import game_codes
 from compliance.reporting.model import ReportQuery
+from compliance.service_layer import audit as services
+from compliance.service_layer import reports as report_service
+from compliance.service_layer import seeding
 from compliance.simulate import SimulationSpec, write_log
 
 SHORT = {
@@ -49,8 +50,8 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
 
     Example: compliance demo
     """
-    engine = open_engine(db_url)
-    counts = services.seed_rules(SqlUnitOfWork(engine))
+    store = open_store(db_url)
+    counts = seeding.seed(store())
     rows = sum(a + u for a, u in counts.values())
     spec = SimulationSpec(games=tuple(game_codes()), sessions=sessions, seed=seed, anomalies=0.01)
     made = write_log(spec, log_path)
@@ -77,8 +78,8 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
             integrity[f.check] += 1
             found.add((f.session_id, f.round, f.check))
 
-    summary = services.audit(SqlUnitOfWork(engine), [log_path], services.AuditOptions(), on_finding)
-    where = engine.url.render_as_string(hide_password=True)
+    summary = services.audit(store(), [log_path], services.AuditOptions(), on_finding)
+    where = store.where()
     click.echo(f"database: {where} ({rows} rule rows seeded)")
     click.echo("")
     click.echo("Findings by province and tier  按省份和档次的结论 (players)")
@@ -104,7 +105,7 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
     click.echo(
         f"Next: compliance audit {Path(log_path).name} --fail-on administrative_serious --format jsonl"
     )
-    report = report_service.make_report(engine, ReportQuery(), summary.run_id)
+    report = report_service.make_report(store(), ReportQuery(), summary.run_id)
     page = report_service.write_report(report, "html", "report.html").resolve()
     click.echo(f"Report  报告: {page} (open it in a browser; compliance report --help for more)")
     click.echo(DISCLAIMER)

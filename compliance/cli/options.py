@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from compliance.db.engine import database_url, ensure_schema, make_engine
+from compliance.service_layer.bootstrap import unit_of_work_factory
 
 db_option = click.option(
     "--db",
@@ -14,8 +14,6 @@ db_option = click.option(
 )
 
 
-def open_engine(db_url: str | None, migrate: bool = True):
-    engine = make_engine(database_url(db_url))
-    if migrate:
-        ensure_schema(engine)
-    return engine
+def open_store(db_url: str | None, migrate: bool = True):
+    """A unit-of-work factory on the database (migrated on first use, unless told not to)."""
+    return unit_of_work_factory(db_url, set_up=migrate)

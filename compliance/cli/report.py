@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from compliance import report_service
 from compliance.cli.audit import FAIL_ON
-from compliance.cli.options import db_option, open_engine
+from compliance.cli.options import db_option, open_store
 from compliance.reporting.model import ReportQuery
+from compliance.service_layer import reports as report_service
 
 
 class RunParam(click.ParamType):
@@ -68,7 +68,7 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
 
     Example: compliance report latest --format html -o report.html --jurisdiction hunan
     """
-    engine = open_engine(db_url)
+    store = open_store(db_url)
     query = ReportQuery(
         jurisdiction=jurisdiction,
         game=game,
@@ -79,7 +79,7 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
     )
     if run is None:
         run = None if (since or until) else "latest"
-    built = report_service.make_report(engine, query, run)
+    built = report_service.make_report(store(), query, run)
     if output == "-":
         for piece in report_service.chunks(built, fmt, lang):
             click.echo(piece, nl=False)

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import click
 
-from compliance import rules_service as svc
-from compliance.cli.options import db_option, open_engine
-from compliance.db.rules_uow import RulesUnitOfWork
+from compliance.cli.options import db_option, open_store
 from compliance.domain.rulediff import condition_words, summarise, words
 from compliance.domain.rules import SUBJECTS
 from compliance.domain.ruleset import Resolver
+from compliance.service_layer import rules as svc
+from compliance.service_layer.unit_of_work import UnitOfWork
 
 FORMAT = click.option(
     "--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True
@@ -33,8 +33,8 @@ SOURCE = click.option(
 )
 
 
-def uow_for(db_url: str | None) -> RulesUnitOfWork:
-    return RulesUnitOfWork(open_engine(db_url))
+def uow_for(db_url: str | None) -> UnitOfWork:
+    return open_store(db_url)()
 
 
 def read_book(source: str, db_url: str | None):

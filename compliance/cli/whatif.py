@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from compliance import rules_service as svc
 from compliance.cli.options import db_option
 from compliance.cli.rules import table, uow_for
 from compliance.domain.classifier import ClassifierOptions
+from compliance.service_layer import backtest as svc
 
 
 @click.command()

@@ -1,1 +1,2 @@
-"""Storage: ORM rows, the unit of work, migrations and seeding."""
+"""Storage adapters: ORM rows, the SQL unit of work and its repositories, bulk loading,
+migrations."""

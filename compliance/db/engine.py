@@ -9,7 +9,7 @@ from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import SQLAlchemyError
 
 from compliance.db import migrate
-from compliance.domain.findings import json_text
+from compliance.db.finding_rows import json_text
 from compliance.errors import DatabaseError
 
 DEFAULT_URL = "sqlite:///compliance.db"

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from sqlalchemy import Connection, and_, case, func, literal, or_, select
 
 from compliance.db import rulestore
+from compliance.db.errors import translated
+from compliance.db.finding_rows import rejoined
 from compliance.db.models import (
     AuditRunRow,
     FindingLineRow,
@@ -18,7 +20,6 @@ from compliance.db.models import (
     SessionRow,
     WindowFindingRow,
 )
-from compliance.domain.findings import rejoined
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.errors import ReportError
 from compliance.reporting.model import (
@@ -91,7 +92,7 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
     engine = conn.engine
 
     def ordered() -> Iterator[FindingFact]:
-        with engine.connect() as again:
+        with translated(), engine.connect() as again:  # read after the unit of work closed
             yield from _findings(again, query, scope, run_ids)
 
     return ReportSource(
@@ -278,3 +279,17 @@ def _finding_filter(query: ReportQuery, table=FINDINGS) -> list:
 
 def _num(value) -> float | None:
     return None if value is None else float(value)
+
+
+class SqlReportsRepository:
+    def __init__(self, conn: Connection):
+        self.conn = conn
+
+    def latest_run(self) -> int:
+        return latest_run(self.conn)
+
+    def descendants(self, code: str) -> tuple[str, ...]:
+        return descendants(self.conn, code)
+
+    def fetch(self, query: ReportQuery) -> ReportSource:
+        return fetch(self.conn, query)

@@ -11,13 +11,14 @@ from collections import Counter, defaultdict
 from datetime import date
 from decimal import Decimal
 
-from sqlalchemy import Connection, and_, case, func, select, tuple_
+from sqlalchemy import Connection, and_, case, func, insert, select, tuple_
 
-from compliance.db.models import PlayerMetricsRow, SessionRow
+from compliance.db.models import PlayerMetricsRow, SessionRow, WindowFindingRow
 from compliance.domain.windows import SESSION_IDS_SHOWN, WindowFigures
 
 S = SessionRow.__table__
 P = PlayerMetricsRow.__table__
+WINDOW_FINDINGS = WindowFindingRow.__table__
 CENT = Decimal("0.01")
 
 
@@ -167,3 +168,39 @@ def sessions_behind(conn: Connection, w: WindowFigures) -> list[str]:
         )
     query = query.order_by(S.c.scene_capital.desc(), S.c.session_id).limit(SESSION_IDS_SHOWN)
     return list(conn.execute(query).scalars())
+
+
+class SqlWindowsRepository:
+    def __init__(self, conn: Connection):
+        self.conn = conn
+
+    def figures(
+        self, platforms: set[str], start: date, end: date, run_id: int | None = None
+    ) -> list[WindowFigures]:
+        return window_figures(self.conn, platforms, start, end, run_id)
+
+    def sessions_behind(self, figures: WindowFigures) -> list[str]:
+        return sessions_behind(self.conn, figures)
+
+    def store_findings(self, run_id: int, findings: list) -> None:
+        rows = [
+            {
+                "run_id": run_id,
+                "platform": f.platform,
+                "subject": f.subject,
+                "kind": f.kind,
+                "tier": f.tier,
+                "jurisdiction": f.jurisdiction,
+                "window_start": date.fromisoformat(f.window_start),
+                "window_end": date.fromisoformat(f.window_end),
+                "payload": f,
+            }
+            for f in findings
+        ]
+        if rows:
+            self.conn.execute(insert(WINDOW_FINDINGS), rows)
+
+    def scope(self) -> tuple[set[str], date | None]:
+        """The platforms with stored sessions, and the last day played."""
+        platforms = set(self.conn.execute(select(S.c.platform).distinct()).scalars())
+        return platforms, self.conn.execute(select(func.max(S.c.day))).scalar()

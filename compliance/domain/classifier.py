@@ -18,9 +18,10 @@ from compliance.domain.findings import (
     IntegrityFinding,
     ThresholdFinding,
 )
+from compliance.domain.ladder import WAGE_METRIC, Plan, ladder_of, next_line
 from compliance.domain.metrics import AMOUNT_METRICS, PlayerMetrics, SessionMetrics
 from compliance.domain.rounds import Integrity
-from compliance.domain.rules import Band, Comparison, leaves, matched_leaves
+from compliance.domain.rules import Band, Comparison, Jurisdiction, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
@@ -31,9 +32,6 @@ RANK = {"H": 3, "M": 2, "L": 1}
 @lru_cache(maxsize=4096)
 def describe(comparison: Comparison) -> str:
     return comparison.describe()
-
-
-WAGE_METRIC = "per_capita_wage_ratio"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,26 +75,12 @@ class SessionFacts:
     issues: tuple[Integrity, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """The bands that can judge a player under one ruleset, game class and role, worked out once.
-
-    `descending`: highest (tier, seq) first, so the first band that holds is
-    the one that applies. `ladder`: every lower bound of those bands, for
-    the next line a player has not reached.
-    """
-
-    descending: tuple[Band, ...]
-    ladder: tuple[tuple[Band, Comparison], ...]
-    needs_wage: bool
-
-
 class Classifier:
     def __init__(self, resolver: Resolver, options: ClassifierOptions | None = None):
         self.resolver = resolver
         self.options = options or ClassifierOptions()
         self._lines: dict[tuple, dict] = {}
-        self._plans: dict[tuple, _Plan] = {}
+        self._plans: dict[tuple, Plan] = {}
         self._wages: dict[tuple, Decimal | None] = {}
 
     def classify(self, facts: SessionFacts, as_of: date | None = None) -> list[Finding]:
@@ -212,19 +196,19 @@ class Classifier:
         tier = best.tier if best else Tier.BELOW_THRESHOLD
         exemptions, would_be = self._exemptions(facts, player, rules, tier)
         shown = Tier.EXEMPT if exemptions else tier
-        finding = self._threshold(
+        finding = self.judge_threshold(
             facts,
             player,
-            where,
-            rules,
-            day,
-            shown,
-            best,
-            best_leaves,
-            values,
-            plan.ladder,
-            exemptions,
-            would_be,
+            where=where,
+            rules=rules,
+            day=day,
+            tier=shown,
+            band=best,
+            hit=best_leaves,
+            values=values,
+            ladder=plan.ladder,
+            exemptions=exemptions,
+            would_be=would_be,
         )
         if shown >= Tier.ADMINISTRATIVE:
             finding.aggravations = self._aggravations(facts, player, rules, day)
@@ -260,22 +244,21 @@ class Classifier:
         grounds = [e for e in rules.exemptions if e.kind == "organiser_prize"]
         if not grounds:
             return None
-        return self._threshold(
+        return self.judge_threshold(
             facts,
             player,
-            where,
-            rules,
-            day,
-            Tier.EXEMPT,
-            None,
-            [],
-            {},
-            [],
-            [f"{e.id}: {e.text} ({e.article})" for e in grounds],
-            None,
+            where=where,
+            rules=rules,
+            day=day,
+            tier=Tier.EXEMPT,
+            band=None,
+            hit=[],
+            values={},
+            ladder=[],
+            exemptions=[f"{e.id}: {e.text} ({e.article})" for e in grounds],
         )
 
-    def _plan(self, rules: Ruleset, bands, game_class: str | None, is_banker: bool) -> _Plan:
+    def _plan(self, rules: Ruleset, bands, game_class: str | None, is_banker: bool) -> Plan:
         key = (id(rules), game_class, is_banker)
         plan = self._plans.get(key)
         if plan is None:
@@ -331,22 +314,25 @@ class Classifier:
         group = player.kin_group
         return bool(group) and all(p.kin_group == group for p in facts.players)
 
-    def _threshold(
+    def judge_threshold(
         self,
-        facts,
-        player,
-        where,
+        facts: SessionFacts,
+        player: PlayerFacts,
+        *,
+        where: Jurisdiction,
         rules: Ruleset,
-        day,
-        tier,
+        day: date,
+        tier: Tier,
         band: Band | None,
-        hit,
-        values,
+        hit: list[Comparison],
+        values: dict[str, Decimal],
         ladder,
-        exemptions,
-        would_be,
+        exemptions: list[str],
+        would_be: Tier | None = None,
         subject: str | None = None,
     ) -> ThresholdFinding:
+        """门槛结论: the finding for `player` (or `subject`) at `tier` under `band`, with the
+        line behind it, the margin, and the next line not reached (from `ladder`)."""
         lead: Comparison | None = hit[0] if hit else None
         next_band, next_leaf = next_line(ladder, values, would_be or tier)
         value = values.get(lead.metric) if lead else None
@@ -408,31 +394,3 @@ class Classifier:
             "dispute_note": instrument.note if instrument and instrument.disputed else None,
         }
         return found
-
-
-def ladder_of(admitted: list[Band]) -> _Plan:
-    """A plan from the admitted bands, in the ruleset's (tier, seq) order."""
-    ladder = tuple(
-        (band, leaf)
-        for band in admitted
-        for leaf in leaves(band.condition)
-        if leaf.lower is not None
-    )
-    needs_wage = any(leaf.metric == WAGE_METRIC for b in admitted for leaf in leaves(b.condition))
-    return _Plan(tuple(reversed(admitted)), ladder, needs_wage)
-
-
-def next_line(ladder, values, tier: Tier):
-    """The nearest lower bound of a higher tier that the figures have not reached."""
-    best = None
-    for band, leaf in ladder:
-        if band.tier <= tier:
-            continue
-        value = values.get(leaf.metric)
-        if value is None or value >= leaf.lower:
-            continue
-        gap = (leaf.lower - value) / leaf.lower if leaf.lower else Decimal(0)
-        key = (band.tier, gap)
-        if best is None or key < best[0]:
-            best = (key, band, leaf)
-    return (best[1], best[2]) if best else (None, None)

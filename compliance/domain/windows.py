@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts, ladder_of
+from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
 from compliance.domain.findings import ThresholdFinding
+from compliance.domain.ladder import ladder_of
 from compliance.domain.metrics import WINDOW_METRICS
 from compliance.domain.rules import leaves, matched_leaves
 from compliance.domain.tiers import Tier
@@ -102,19 +103,18 @@ def judge_window(classifier: Classifier, w: WindowFigures) -> ThresholdFinding |
     )
     subject = PlayerFacts(w.id, where.code, None, None)
     tier = best.tier if best else Tier.BELOW_THRESHOLD
-    finding = classifier._threshold(
+    finding = classifier.judge_threshold(
         facts,
         subject,
-        where,
-        rules,
-        w.end,
-        tier,
-        best,
-        hit,
-        values,
-        ladder_of(bands).ladder,
-        [],
-        None,
+        where=where,
+        rules=rules,
+        day=w.end,
+        tier=tier,
+        band=best,
+        hit=hit,
+        values=values,
+        ladder=ladder_of(bands).ladder,
+        exemptions=[],
         subject=w.subject,
     )
     if w.minors and tier >= Tier.ADMINISTRATIVE:

@@ -116,7 +116,7 @@ def test_an_unknown_jurisdiction_on_the_command_line_is_a_one_line_error(run):
 
 
 def test_an_unexpected_failure_is_one_line_asking_for_a_report(run, monkeypatch):
-    from compliance import services
+    from compliance.service_layer import audit as services
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("division by zero")
@@ -131,7 +131,7 @@ def test_an_unexpected_failure_is_one_line_asking_for_a_report(run, monkeypatch)
 
 
 def test_an_interrupted_audit_says_what_it_kept(run, monkeypatch):
-    from compliance import services
+    from compliance.service_layer import audit as services
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from compliance import report_service
+from compliance.db.unit_of_work import SqlUnitOfWork
 from compliance.reporting.model import ReportQuery
+from compliance.service_layer import reports as report_service
 from tests.builders_report import audited_database
 
 CHARTS = ("by_place", "distribution", "near_misses", "exposure", "over_time", "mismatches")
@@ -43,7 +44,7 @@ def chromium() -> str:
 def page(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("browser")
     engine = audited_database(folder, sessions=40, hostile=True)
-    report = report_service.make_report(engine, ReportQuery())
+    report = report_service.make_report(SqlUnitOfWork(engine), ReportQuery())
     engine.dispose()
     return report_service.write_report(report, "html", folder / "report.html")
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from compliance import services
 from compliance.db import migrate
 from compliance.db.engine import ensure_schema, make_engine
 from compliance.db.models import BandRow, FindingRow, PlayerMetricsRow, RejectRow, SessionRow
-from compliance.db.uow import SqlUnitOfWork
+from compliance.db.unit_of_work import SqlUnitOfWork
+from compliance.service_layer import audit as services
+from compliance.service_layer import seeding
 from tests.conftest import SAMPLES
 
 
@@ -34,9 +35,9 @@ def test_a_new_database_is_migrated_on_first_use(any_db_url):
 def test_seeding_twice_changes_nothing_the_second_time(any_db_url):
     engine = make_engine(any_db_url)
     ensure_schema(engine)
-    first = services.seed_rules(SqlUnitOfWork(engine))
+    first = seeding.seed(SqlUnitOfWork(engine))
     bands = count(engine, BandRow)
-    second = services.seed_rules(SqlUnitOfWork(engine))
+    second = seeding.seed(SqlUnitOfWork(engine))
     assert bands > 20
     assert count(engine, BandRow) == bands
     assert sum(added for added, _ in first.values()) > 0
@@ -46,9 +47,9 @@ def test_seeding_twice_changes_nothing_the_second_time(any_db_url):
 def test_the_stored_rule_book_equals_the_files(any_db_url, rule_book):
     engine = make_engine(any_db_url)
     ensure_schema(engine)
-    services.seed_rules(SqlUnitOfWork(engine))
+    seeding.seed(SqlUnitOfWork(engine))
     with SqlUnitOfWork(engine) as uow:
-        stored = uow.load_rules()
+        stored = uow.rules.load()
     assert {b.id: b for b in stored.bands} == {b.id: b for b in rule_book.bands}
     assert stored.instruments == rule_book.instruments
     assert stored.jurisdictions == rule_book.jurisdictions
@@ -154,12 +155,12 @@ def test_a_lines_texts_are_stored_once_and_every_threshold_finding_names_its_lin
 def test_a_row_postgresql_refuses_in_a_copy_is_a_one_line_database_error(pg_engine):
     import pytest
 
-    from compliance.db import uow as storage
+    from compliance.db import bulk, runs
     from compliance.errors import DatabaseError
 
     ensure_schema(pg_engine)
     with SqlUnitOfWork(pg_engine) as uow, pytest.raises(DatabaseError) as raised:
-        uow._bulk(storage.SESSIONS, ("platform", "session_id"), [("p" * 65, "s")])
+        bulk.insert_rows(uow.conn, runs.SESSIONS, ("platform", "session_id"), [("p" * 65, "s")])
     assert str(raised.value) == ("storing sessions: value too long for type character varying(64)")
 
 
@@ -176,9 +177,9 @@ def test_a_session_met_twice_in_a_run_keeps_its_later_line_whatever_order_it_is_
     log.write_text("".join(json.dumps(s) + "\n" for s in (first, other, again)))
     engine = make_engine(any_db_url)
     ensure_schema(engine)
-    services.seed_rules(SqlUnitOfWork(engine))
+    seeding.seed(SqlUnitOfWork(engine))
     with SqlUnitOfWork(engine) as uow:
-        book = uow.load_rules()
+        book = uow.rules.load()
     earlier, _, later = services.make_auditor(book, services.AuditOptions()).audit_file(str(log))
 
     def stored_line():
@@ -191,14 +192,14 @@ def test_a_session_met_twice_in_a_run_keeps_its_later_line_whatever_order_it_is_
 
     for batches in ([[later], [earlier]], [[earlier], [later]], [[later, earlier]]):
         with SqlUnitOfWork(engine) as uow:
-            run = uow.start_run([str(log)], None, {})
+            run = uow.runs.start([str(log)], None, {})
             for batch in batches:
-                uow.store_sessions(run, batch)
+                uow.runs.store_sessions(run, batch)
             uow.commit()
         assert stored_line() == (3, 2)
         assert count(engine, PlayerMetricsRow) == len(first["players"])
     with SqlUnitOfWork(engine) as uow:
-        uow.store_sessions(uow.start_run([str(log)], None, {}), [earlier])
+        uow.runs.store_sessions(uow.runs.start([str(log)], None, {}), [earlier])
         uow.commit()
     assert stored_line() == (1, 1)
 
@@ -219,10 +220,10 @@ def test_workers_storing_one_session_at_once_take_turns_and_keep_the_later_line(
     )
     engine = make_engine(any_db_url)
     ensure_schema(engine)
-    services.seed_rules(SqlUnitOfWork(engine))
+    seeding.seed(SqlUnitOfWork(engine))
     with SqlUnitOfWork(engine) as uow:
-        book = uow.load_rules()
-        run = uow.start_run([str(log)], None, {})
+        book = uow.rules.load()
+        run = uow.runs.start([str(log)], None, {})
         uow.commit()
     earlier, _, later = services.make_auditor(book, services.AuditOptions()).audit_file(str(log))
     failures = []
@@ -230,13 +231,13 @@ def test_workers_storing_one_session_at_once_take_turns_and_keep_the_later_line(
     def second_worker():
         try:
             with SqlUnitOfWork(engine) as uow:
-                uow.store_sessions(run, [earlier])
+                uow.runs.store_sessions(run, [earlier])
                 uow.commit()
         except Exception as exc:  # noqa: BLE001 - reported by the assertion below
             failures.append(exc)
 
     with SqlUnitOfWork(engine) as first_worker:
-        first_worker.store_sessions(run, [later])
+        first_worker.runs.store_sessions(run, [later])
         waiting = threading.Thread(target=second_worker)
         waiting.start()
         time.sleep(0.5)
@@ -276,3 +277,25 @@ def test_sqlite_keeps_planner_statistics_of_the_stored_sessions(sqlite_url, tmp_
     assert first.split()[0] == str(count(engine, PlayerMetricsRow))
     assert audit_new(10, 2) == first
     assert audit_new(30, 3).split()[0] == str(count(engine, PlayerMetricsRow))
+
+
+def test_a_sqlalchemy_error_leaves_the_unit_of_work_as_a_one_line_database_error(sqlite_engine):
+    import pytest
+
+    from compliance.errors import DatabaseError
+
+    with pytest.raises(DatabaseError) as raised, SqlUnitOfWork(sqlite_engine) as uow:
+        uow.conn.exec_driver_sql("SELECT * FROM nowhere")
+    assert str(raised.value) == "database error: (sqlite3.OperationalError) no such table: nowhere"
+
+
+def test_a_unit_of_work_factory_travels_to_a_worker_without_its_engine(sqlite_url):
+    import pickle
+
+    from compliance.service_layer.bootstrap import unit_of_work_factory
+
+    factory = unit_of_work_factory(sqlite_url)
+    sent = pickle.loads(pickle.dumps(factory))
+    assert sent == factory and sent._engine is None
+    with sent() as uow:
+        assert uow.rules.has_any() is False

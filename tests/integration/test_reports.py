@@ -11,12 +11,13 @@ from datetime import date
 import pytest
 from sqlalchemy import select
 
-from compliance import report_service
 from compliance.db.models import FindingRow, WindowFindingRow
+from compliance.db.unit_of_work import SqlUnitOfWork
 from compliance.reporting.csv_report import render_csv
 from compliance.reporting.html import render_html
 from compliance.reporting.json_report import render_json
 from compliance.reporting.model import ReportQuery
+from compliance.service_layer import reports as report_service
 from tests.builders_report import FORMULA_NAME, HOSTILE_NAME, HOSTILE_ROOM, audited_database
 
 CHARTS = ("by_place", "distribution", "near_misses", "exposure", "over_time", "mismatches")
@@ -38,7 +39,7 @@ def engine(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def full_report(engine):
-    return report_service.make_report(engine, ReportQuery())
+    return report_service.make_report(SqlUnitOfWork(engine), ReportQuery())
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +108,7 @@ def _is_number(text: str) -> bool:
 
 def test_filtered_csv_and_json_hold_exactly_the_filtered_findings(engine):
     query = ReportQuery(jurisdiction="hunan", tiers=("administrative", "integrity"))
-    report = report_service.make_report(engine, query)
+    report = report_service.make_report(SqlUnitOfWork(engine), query)
     with engine.connect() as conn:
         stored = [r.payload for r in conn.execute(select(FindingRow.payload))]
         stored += [r.payload for r in conn.execute(select(WindowFindingRow.payload))]
@@ -127,7 +128,7 @@ def test_a_date_range_reads_sessions_of_every_run(engine, full_report):
     days = sorted(f["day"] for f in full_report.findings if f["session_id"])
     since, until = days[len(days) // 3], days[2 * len(days) // 3]
     query = ReportQuery(since=date.fromisoformat(since), until=date.fromisoformat(until))
-    report = report_service.make_report(engine, query, run=None)
+    report = report_service.make_report(SqlUnitOfWork(engine), query, run=None)
     assert report.findings
     assert all(since <= f["day"] <= until for f in report.findings if f["session_id"])
     assert all(
@@ -140,7 +141,7 @@ def test_a_date_range_reads_sessions_of_every_run(engine, full_report):
 
 
 def test_the_room_filter_of_json_keeps_the_summary_consistent(engine):
-    report = report_service.make_report(engine, ReportQuery(game="douniu"))
+    report = report_service.make_report(SqlUnitOfWork(engine), ReportQuery(game="douniu"))
     data = json.loads(render_json(report))
     assert {f["game"] for f in data["findings"]} == {"douniu"}
     assert sum(data["summary"]["findings"].values()) == len(data["findings"])
@@ -165,11 +166,11 @@ def test_a_filtered_report_reads_the_same_on_postgresql(pg_url, tmp_path, engine
     pg = audited_database(tmp_path, sessions=40, hostile=True, url=pg_url)
     query = ReportQuery(jurisdiction="湖南", tiers=("administrative",), game="douniu")
     try:
-        on_pg = report_service.make_report(pg, query)
+        on_pg = report_service.make_report(SqlUnitOfWork(pg), query)
         exported = [_key(f) for f in on_pg.export()]
     finally:
         pg.dispose()
-    on_sqlite = report_service.make_report(engine, query)
+    on_sqlite = report_service.make_report(SqlUnitOfWork(engine), query)
     assert on_pg.findings
     assert [_key(f) for f in on_pg.findings] == [_key(f) for f in on_sqlite.findings]
     assert exported == [_key(f) for f in on_sqlite.export()]
@@ -182,11 +183,11 @@ def test_a_filtered_report_reads_the_same_on_postgresql(pg_url, tmp_path, engine
 
 
 def test_a_run_stopped_part_way_keeps_what_it_stored_and_every_report_says_so(tmp_path):
-    from compliance import services
     from compliance.db.engine import make_engine
     from compliance.db.migrate import upgrade
-    from compliance.db.uow import SqlUnitOfWork
+    from compliance.db.unit_of_work import SqlUnitOfWork
     from compliance.reporting.markdown import render_markdown
+    from compliance.service_layer import audit as services
     from compliance.simulate import SimulationSpec, write_log
 
     log = tmp_path / "sessions.jsonl"
@@ -207,7 +208,7 @@ def test_a_run_stopped_part_way_keeps_what_it_stored_and_every_report_says_so(tm
             services.AuditOptions(batch_size=10),
             stop_in_the_third_batch,
         )
-    report = report_service.make_report(engine, ReportQuery())
+    report = report_service.make_report(SqlUnitOfWork(engine), ReportQuery())
     assert (report.sessions, report.unfinished) == (20, "#1")
     assert "> 批次 #1 未完成（中断或出错）: 只含停止前已存的场次。" in render_markdown(report, "zh")
     assert 'id="unfinished"' in render_html(report, "en", cjk_family=None)

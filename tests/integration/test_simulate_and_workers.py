@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from compliance import services
 from compliance.cli import cli
 from compliance.games import game_codes
+from compliance.service_layer import audit as services
 from compliance.simulate import SimulationSpec, write_log
 from tests.fakes import FakeUnitOfWork
 
@@ -81,7 +81,7 @@ def test_two_workers_give_the_same_findings_and_totals_as_one(tmp_path, rule_boo
     two, parallel, uow2 = audited(rule_book, path, workers=2)
     assert [f.to_json() for f in parallel] == [f.to_json() for f in serial]
     assert two.totals == one.totals
-    assert list(uow2.sessions) == list(uow1.sessions)
+    assert list(uow2.runs.sessions) == list(uow1.runs.sessions)
 
 
 def test_demo_in_an_empty_folder_ends_with_a_summary_and_a_database(tmp_path, monkeypatch):
@@ -101,7 +101,7 @@ def test_workers_that_store_their_own_sessions_leave_the_same_database(tmp_path,
 
     from compliance.db.engine import ensure_schema, make_engine
     from compliance.db.models import FindingRow, PlayerMetricsRow, SessionRow
-    from compliance.db.uow import SqlUnitOfWork
+    from compliance.db.unit_of_work import SqlUnitOfWork
 
     path, _ = simulate(tmp_path, sessions=150, seed=12, anomalies=0.02)
     stored, printed = [], []
@@ -135,7 +135,7 @@ def test_workers_that_store_their_own_sessions_leave_the_same_database(tmp_path,
 
 def test_workers_not_asked_for_findings_still_count_them_as_one_process_does(tmp_path):
     from compliance.db.engine import ensure_schema, make_engine
-    from compliance.db.uow import SqlUnitOfWork
+    from compliance.db.unit_of_work import SqlUnitOfWork
 
     path, _ = simulate(tmp_path, sessions=120, seed=13, anomalies=0.02)
     summaries = []
@@ -153,7 +153,7 @@ def test_workers_not_asked_for_findings_still_count_them_as_one_process_does(tmp
 
 def test_a_dask_cluster_runs_the_same_partitions_with_the_same_results(tmp_path):
     from compliance.db.engine import ensure_schema, make_engine
-    from compliance.db.uow import SqlUnitOfWork
+    from compliance.db.unit_of_work import SqlUnitOfWork
 
     path, _ = simulate(tmp_path, sessions=80, seed=14, anomalies=0.02)
     printed = []

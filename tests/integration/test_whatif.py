@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from compliance import rules_service, services
 from compliance.db.engine import ensure_schema, make_engine
 from compliance.db.models import PlayerMetricsRow, WindowFindingRow
-from compliance.db.rules_uow import RulesUnitOfWork
-from compliance.db.uow import SqlUnitOfWork
+from compliance.db.unit_of_work import SqlUnitOfWork
 from compliance.domain.findings import ThresholdFinding
 from compliance.logs.reader import Reject
+from compliance.service_layer import audit as services
+from compliance.service_layer import backtest
+from compliance.service_layer import rules as rules_service
 from compliance.simulate import SimulationSpec, write_log
 from tests.rule_files import moved_line
 
@@ -77,12 +78,8 @@ def test_whatif_lists_exactly_the_tiers_a_direct_reaudit_changes(
         if before[sid, pid] != after[sid, pid]
     }
 
-    by_setting = rules_service.whatif(
-        RulesUnitOfWork(engine), rules_service.edit_with([], SETTINGS)
-    )
-    by_file = rules_service.whatif(
-        RulesUnitOfWork(engine), rules_service.edit_with([moved_line(tmp_path)], [])
-    )
+    by_setting = backtest.whatif(SqlUnitOfWork(engine), backtest.edit_with([], SETTINGS))
+    by_file = backtest.whatif(SqlUnitOfWork(engine), backtest.edit_with([moved_line(tmp_path)], []))
 
     assert len(expected) > 5
     for result in (by_setting, by_file):
@@ -104,13 +101,13 @@ def test_whatif_rejudges_the_windows_as_an_audit_under_the_changed_rules_would(
         "interp-2005-gathering.window_participants.min=8",
     ]
     engine = audited(any_db_url, hunan_log)
-    result = rules_service.whatif(RulesUnitOfWork(engine), rules_service.edit_with([], moved))
+    result = backtest.whatif(SqlUnitOfWork(engine), backtest.edit_with([], moved))
 
-    changed = rules_service.edit_with([], moved)(rule_book)
+    changed = backtest.edit_with([], moved)(rule_book)
     other = make_engine(f"sqlite:///{tmp_path / 'changed.db'}")
     ensure_schema(other)
-    with RulesUnitOfWork(other) as uow:
-        uow.save_rules(changed, "tester", "the moved window lines")
+    with SqlUnitOfWork(other) as uow:
+        uow.rules.save(changed, "tester", "the moved window lines")
         uow.commit()
     services.audit(SqlUnitOfWork(other), [hunan_log], services.AuditOptions())
     before, after = window_tiers(engine), window_tiers(other)
@@ -129,10 +126,10 @@ def test_rules_exported_and_imported_into_a_fresh_database_classify_alike(
     sqlite_url, hunan_log, tmp_path
 ):
     first = audited(sqlite_url, hunan_log)
-    rules_service.export(RulesUnitOfWork(first), tmp_path / "rules")
+    rules_service.export(SqlUnitOfWork(first), tmp_path / "rules")
     fresh = make_engine(f"sqlite:///{tmp_path / 'fresh.db'}")
     ensure_schema(fresh)
-    rules_service.import_files(RulesUnitOfWork(fresh), [tmp_path / "rules"], "copy", "tester")
-    assert rules_service.verify(RulesUnitOfWork(fresh)).ok
+    rules_service.import_files(SqlUnitOfWork(fresh), [tmp_path / "rules"], "copy", "tester")
+    assert rules_service.verify(SqlUnitOfWork(fresh)).ok
     services.audit(SqlUnitOfWork(fresh), [hunan_log], services.AuditOptions())
     assert stored_tiers(fresh) == stored_tiers(first)

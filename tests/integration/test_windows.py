@@ -8,12 +8,12 @@ from decimal import Decimal
 
 import pytest
 
-from compliance import services
 from compliance.db.engine import ensure_schema, make_engine
-from compliance.db.uow import SqlUnitOfWork
+from compliance.db.unit_of_work import SqlUnitOfWork
 from compliance.domain.classifier import Classifier
 from compliance.domain.ruleset import Resolver
 from compliance.domain.windows import WindowFigures, judge_window
+from compliance.service_layer import audit as services
 from tests.sample_logs import douniu_rounds, session_dict
 
 
@@ -209,6 +209,6 @@ def test_a_run_judges_the_windows_of_its_own_owners_and_players_over_every_store
     assert judged["platform:p1"].session_count == earlier + 4
     assert judged["owner:bo"].session_count == 4
     with SqlUnitOfWork(make_engine(any_db_url)) as uow:
-        figures = uow.window_figures({"p1"}, date(2026, 3, 1), date(2026, 3, 3), run.run_id)
+        figures = uow.windows.figures({"p1"}, date(2026, 3, 1), date(2026, 3, 3), run.run_id)
     players = {f.id: f.sessions for f in figures if f.kind == "player"}
     assert players == {"x": earlier + 4, "b1": 4, "b2": 4, "b3": 4}

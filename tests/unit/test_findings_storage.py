@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from compliance.db.finding_rows import LINE_FIELDS, json_text, line_part, own_part, rejoined
 from compliance.domain.classifier import Classifier
-from compliance.domain.findings import LINE_FIELDS, json_text, line_part, own_part, rejoined
 from compliance.domain.ruleset import Resolver
 from tests.builders import figures, session
 
@@ -27,7 +27,7 @@ def test_a_row_stored_whole_before_lines_existed_reads_as_it_was():
 
 
 def test_a_finding_sent_back_encoded_reads_and_writes_as_the_finding(rule_book):
-    from compliance.domain.findings import EncodedFinding
+    from compliance.service_layer.runners import EncodedFinding
 
     (finding,) = Classifier(Resolver(rule_book)).classify(session(figures(stake=60)))
     sent = EncodedFinding(finding.to_json(), finding.kind, finding.tier, None)

@@ -99,7 +99,7 @@ def test_line_numbers_hold_whatever_order_the_ranges_are_read_in(tmp_path, order
 
 @pytest.mark.parametrize("workers", [1, 2, 3, 8])
 def test_partition_ranges_cover_every_line_once_and_fall_in_size(workers):
-    from compliance.partitions import partition_ranges
+    from compliance.service_layer.runners import partition_ranges
 
     path = str(SAMPLES / "douniu.jsonl")
     ranges = partition_ranges(path, workers)

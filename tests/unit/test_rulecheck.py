@@ -14,7 +14,7 @@ from compliance.domain.ruleedit import BoundSetting, set_bound
 from compliance.domain.rules import Comparison, Multiplier
 from compliance.domain.tiers import Tier
 from compliance.errors import RulesError
-from compliance.rules_service import read_files, with_patch
+from compliance.service_layer.rules import read_files, with_patch
 from tests.rule_files import falling, hunan_with, hunan_with_text, overlapping
 
 

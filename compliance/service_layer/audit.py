@@ -1,57 +1,28 @@
-"""Use cases: audit logs, seed the rules. Each takes a unit of work.
+"""审计: the audit use case. It takes a unit of work; its runner another's factory.
 
-The CLI parses options and calls one function here; tests call them with a
-fake unit of work.
+The CLI parses options and calls `audit`; tests call it with a fake unit of
+work and the serial runner.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from compliance import ruledata
-from compliance.domain.classifier import Classifier, ClassifierOptions
+from compliance.domain.audited import AuditedSession, Totals
+from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.findings import Finding
 from compliance.domain.rules import RuleBook
-from compliance.domain.ruleset import Resolver
 from compliance.domain.windows import judge_window
-from compliance.errors import ConfigError, JurisdictionError, LogError
+from compliance.errors import LogError
 from compliance.logs.reader import Reject
-from compliance.partitions import StoredSession, judge_in_parallel, judge_on_dask
-from compliance.pipeline import AuditedSession, Auditor, Totals, add_session, few_collections
-
-
-class UnitOfWork(Protocol):
-    def __enter__(self) -> UnitOfWork: ...
-    def __exit__(self, *exc) -> None: ...
-    def commit(self) -> None: ...
-    def load_rules(self) -> RuleBook: ...
-    def has_rules(self) -> bool: ...
-    def save_rules(self, book: RuleBook) -> dict[str, tuple[int, int]]: ...
-    def start_run(self, files: list[str], as_of: date | None, options: dict[str, Any]) -> int: ...
-    def finish_run(self, run_id: int, sessions: int, rejects: int, summary: dict) -> None: ...
-    def store_sessions(self, run_id: int, batch: list[AuditedSession]) -> None: ...
-    def stored_of_run(self, run_id: int) -> int: ...
-    def refresh_statistics(self) -> None: ...
-    def store_rejects(self, run_id: int, rejects: Iterable[Reject]) -> None: ...
-    def window_figures(
-        self, platforms: set[str], start: date, end: date, run_id: int | None = None
-    ) -> list: ...
-    def sessions_behind(self, figures) -> list[str]: ...
-    def store_window_findings(self, run_id: int, findings: list) -> None: ...
-
-
-def seed_rules(uow: UnitOfWork, root: Path = ruledata.DATA_DIR) -> dict[str, tuple[int, int]]:
-    """Load data/ into the database; idempotent (rows are upserted by id)."""
-    book = ruledata.load_book(root)
-    with uow:
-        counts = uow.save_rules(book)
-        uow.commit()
-    return counts
+from compliance.service_layer.judging import Auditor, auditor_for, few_collections
+from compliance.service_layer.runners import StoredSession, runner_for
+from compliance.service_layer.seeding import ensure_rules
+from compliance.service_layer.unit_of_work import UnitOfWork
 
 
 @dataclass(frozen=True)
@@ -122,36 +93,10 @@ class AuditSummary:
 
 
 def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
-    for group, chosen in options.classifier.versions.items():
-        members = sorted(i.id for i in book.instruments.values() if i.version_group == group)
-        if chosen not in members:
-            raise ConfigError(
-                f"--rule-version {group}={chosen}: "
-                + (f"choose one of {', '.join(members)}" if members else "no such version group")
-            )
-    resolver = Resolver(book, options.classifier.versions)
-    if options.jurisdiction:
-        try:
-            resolver.lookup(options.jurisdiction)
-        except JurisdictionError as exc:
-            raise ConfigError(
-                f"--jurisdiction: {exc} (a code, name or alias: 430000, hunan, 湖南)"
-            ) from None
-    return Auditor(
-        classifier=Classifier(resolver, options.classifier),
-        game_classes={code: g.game_class for code, g in book.game_types.items()},
-        default_jurisdiction=options.jurisdiction,
-        as_of=options.as_of,
-        priors=options.priors,
+    """The run's auditor under its options; ConfigError for a version or place unknown."""
+    return auditor_for(
+        book, options.classifier, options.jurisdiction, options.as_of, options.priors
     )
-
-
-def ensure_rules(uow: UnitOfWork, root: Path = ruledata.DATA_DIR) -> RuleBook:
-    """The stored rule book, seeded from data/ first if the database has none."""
-    if not uow.has_rules():
-        uow.save_rules(ruledata.load_book(root))
-        uow.commit()
-    return uow.load_rules()
 
 
 def _ignore(_finding) -> None:
@@ -168,23 +113,29 @@ def audit(
     """Audit log files: judge every session, store results in batches, count.
 
     With `workers` > 1 the files are split into byte ranges audited on a
-    process pool; results come back in file order, so the run stores and
-    prints exactly what a serial run would. With `strict`, the first reject
-    stops the run with LogError and nothing of the run is kept.
+    process pool (or on Dask); results come back in file order, so the run
+    stores and prints exactly what a serial run would. Where the workers can
+    reach the database (`uow.worker_factory()`), each stores its own sessions.
+    With `strict`, the first reject stops the run with LogError and nothing of
+    the run is kept.
     """
     summary = AuditSummary()
     with uow, few_collections():
         book = ensure_rules(uow)
-        run_id = uow.start_run(files, options.as_of, _options_record(options))
+        run_id = uow.runs.start(files, options.as_of, _options_record(options))
         summary.run_id = run_id
         batch: list[AuditedSession] = []
         rejects: list[Reject] = []
         parallel_store = (options.workers > 1 or bool(options.dask)) and not options.strict
-        store_url = getattr(uow, "worker_url", lambda: None)() if parallel_store else None
-        if store_url:
+        store = uow.worker_factory() if parallel_store else None
+        if store is not None:
             uow.commit()
         with_findings = on_finding is not _ignore
-        for item in _judged(book, files, options, summary.totals, run_id, store_url, with_findings):
+        runner = runner_for(options.workers, options.dask, store)
+        judged = runner.judge(
+            make_auditor(book, options), files, summary.totals, run_id, with_findings
+        )
+        for item in judged:
             on_session(item)
             if isinstance(item, Reject):
                 if options.strict:
@@ -204,50 +155,14 @@ def audit(
             if len(batch) >= options.batch_size:
                 _flush(uow, run_id, batch, rejects)
         _flush(uow, run_id, batch, rejects)
-        uow.refresh_statistics()
-        summary.repeated = summary.sessions - uow.stored_of_run(run_id)
+        uow.runs.refresh_statistics()
+        summary.repeated = summary.sessions - uow.runs.count_stored(run_id)
         for finding in judge_windows(uow, book, options, summary):
             summary.count_finding(finding)
             on_finding(finding)
-        uow.finish_run(run_id, summary.sessions, summary.rejects, summary.as_dict())
+        uow.runs.finish(run_id, summary.sessions, summary.rejects, summary.as_dict())
         uow.commit()
     return summary
-
-
-def _judged(
-    book: RuleBook,
-    files: list[str],
-    options: AuditOptions,
-    totals: Totals,
-    run_id: int | None = None,
-    store_url: str | None = None,
-    with_findings: bool = True,
-):
-    """Judged sessions and rejects in file order, serially or from a process pool
-    (compliance.partitions); per-player totals are summed as they are judged."""
-    auditor = make_auditor(book, options)
-    if options.dask:
-        yield from judge_on_dask(
-            options.dask,
-            auditor,
-            files,
-            options.workers,
-            totals,
-            run_id,
-            store_url,
-            with_findings,
-        )
-        return
-    if options.workers > 1:
-        yield from judge_in_parallel(
-            auditor, files, options.workers, totals, run_id, store_url, with_findings
-        )
-        return
-    for path in files:
-        for item in auditor.audit_file(path):
-            if not isinstance(item, Reject):
-                add_session(totals, item)
-            yield item
 
 
 def judge_windows(uow: UnitOfWork, book: RuleBook, options: AuditOptions, summary: AuditSummary):
@@ -259,21 +174,21 @@ def judge_windows(uow: UnitOfWork, book: RuleBook, options: AuditOptions, summar
     start = end - timedelta(days=options.window_days - 1)
     classifier = make_auditor(book, options).classifier
     findings = []
-    for figures in uow.window_figures(summary.platforms, start, end, summary.run_id):
+    for figures in uow.windows.figures(summary.platforms, start, end, summary.run_id):
         finding = judge_window(classifier, figures)
         if finding is None:
             continue
         if finding.rule is not None:
-            finding.sessions = uow.sessions_behind(figures)
+            finding.sessions = uow.windows.sessions_behind(figures)
         findings.append(finding)
-    uow.store_window_findings(summary.run_id, findings)
+    uow.windows.store_findings(summary.run_id, findings)
     summary.windows = len(findings)
     return findings
 
 
 def _flush(uow: UnitOfWork, run_id: int, batch: list, rejects: list) -> None:
-    uow.store_sessions(run_id, batch)
-    uow.store_rejects(run_id, rejects)
+    uow.runs.store_sessions(run_id, batch)
+    uow.runs.store_rejects(run_id, rejects)
     uow.commit()
     batch.clear()
     rejects.clear()

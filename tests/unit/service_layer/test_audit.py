@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from compliance import services
 from compliance.errors import LogError
+from compliance.service_layer import audit as services
 from tests.conftest import SAMPLES
 from tests.fakes import FakeUnitOfWork
 
@@ -12,9 +12,9 @@ def test_audit_seeds_rules_once_stores_sessions_and_commits(rule_book):
     uow = FakeUnitOfWork()
     summary = services.audit(uow, [str(SAMPLES / "douniu.jsonl")], services.AuditOptions())
     assert uow.committed
-    assert uow.book is not None
-    assert summary.sessions == len(uow.sessions) == 8
-    assert uow.runs[0]["summary"]["sessions"] == 8
+    assert uow.rules.book is not None
+    assert summary.sessions == len(uow.runs.sessions) == 8
+    assert uow.runs.runs[0]["summary"]["sessions"] == 8
 
 
 def test_findings_stream_to_the_callback_as_they_are_made(rule_book):
@@ -36,8 +36,8 @@ def test_jurisdiction_fills_in_only_where_the_log_names_none(rule_book, tmp_path
     path.write_text(bare + "\n" + line.replace("hn-2026-03-01", "named") + "\n")
     uow = FakeUnitOfWork(rule_book)
     services.audit(uow, [str(path)], services.AuditOptions(jurisdiction="hubei"))
-    assert uow.sessions[("demo-platform", "hn-2026-03-01")].jurisdiction == "hubei"
-    assert uow.sessions[("demo-platform", "named")].jurisdiction == "430000"
+    assert uow.runs.sessions[("demo-platform", "hn-2026-03-01")].jurisdiction == "hubei"
+    assert uow.runs.sessions[("demo-platform", "named")].jurisdiction == "430000"
 
 
 def test_as_of_judges_under_the_rules_of_that_date(rule_book):
@@ -47,7 +47,7 @@ def test_as_of_judges_under_the_rules_of_that_date(rule_book):
         [str(SAMPLES / "douniu.jsonl")],
         services.AuditOptions(as_of=__import__("datetime").date(2025, 6, 1)),
     )
-    f = uow.sessions[("demo-platform", "hn-2026-03-01")].findings[0]
+    f = uow.runs.sessions[("demo-platform", "hn-2026-03-01")].findings[0]
     assert f.judged_on == "2025-06-01"
     assert "第七十条" in f.statutory_citation
 
@@ -134,13 +134,16 @@ def test_an_engine_bug_on_one_session_becomes_a_reject_not_a_crash(rule_book, mo
     uow = FakeUnitOfWork(rule_book)
     summary = services.audit(uow, [str(SAMPLES / "douniu.jsonl")], services.AuditOptions())
     assert (summary.sessions, summary.rejects) == (7, 1)
-    assert uow.rejects[0].reason == "internal error replaying it (KeyError: 'boom'); please report"
+    assert (
+        uow.runs.rejects[0].reason
+        == "internal error replaying it (KeyError: 'boom'); please report"
+    )
 
 
 def test_a_run_leaves_the_garbage_collector_as_it_found_it():
     import gc
 
-    from compliance.pipeline import few_collections
+    from compliance.service_layer.judging import few_collections
 
     before = gc.get_threshold()
     with few_collections():

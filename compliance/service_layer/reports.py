@@ -1,7 +1,7 @@
-"""Use case: build a report of stored audit results and render it.
+"""报告: build a report of stored audit results and render it.
 
-Takes an engine (or a unit of work holding one); the query module reads the
-rows, the pure model aggregates them, a renderer writes the format asked for.
+Takes the unit of work: its reports repository reads the rows, the pure
+model aggregates them, a renderer writes the format asked for.
 """
 
 from __future__ import annotations
@@ -11,32 +11,28 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import Engine
-
-from compliance.db import reports
-from compliance.db.rulestore import has_rules, load_book
 from compliance.domain.ruleset import Resolver
 from compliance.reporting.csv_report import csv_chunks
 from compliance.reporting.html import render_html
 from compliance.reporting.json_report import json_chunks
 from compliance.reporting.markdown import render_markdown
 from compliance.reporting.model import Report, ReportQuery, build
+from compliance.service_layer.unit_of_work import UnitOfWork
 
 FORMATS = ("html", "csv", "json", "md")
 SUFFIX = {"html": ".html", "csv": ".csv", "json": ".json", "md": ".md"}
 
 
-def make_report(source, query: ReportQuery, run: int | str | None = "latest") -> Report:
+def make_report(uow: UnitOfWork, query: ReportQuery, run: int | str | None = "latest") -> Report:
     """报告: the stored run (a number, "latest", or None for every run) under the filters."""
-    engine: Engine = getattr(source, "engine", source)
-    with engine.connect() as conn:
+    with uow:
         if run == "latest":
-            run = None if (query.since or query.until) else reports.latest_run(conn)
+            run = None if (query.since or query.until) else uow.reports.latest_run()
         query = replace(query, run=int(run) if run is not None else None)
         if query.jurisdiction:
-            code = _resolve(conn, query.jurisdiction)
-            query = replace(query, jurisdiction=code, jurisdictions=reports.descendants(conn, code))
-        return build(reports.fetch(conn, query), query, datetime.now(UTC))
+            code = _resolve(uow, query.jurisdiction)
+            query = replace(query, jurisdiction=code, jurisdictions=uow.reports.descendants(code))
+        return build(uow.reports.fetch(query), query, datetime.now(UTC))
 
 
 def chunks(report: Report, fmt: str, lang: str = "zh") -> Iterator[str]:
@@ -60,7 +56,7 @@ def write_report(report: Report, fmt: str, path: str | Path, lang: str = "zh") -
     return target
 
 
-def _resolve(conn, name: str) -> str:
-    if not has_rules(conn):
+def _resolve(uow: UnitOfWork, name: str) -> str:
+    if not uow.rules.has_any():
         return name
-    return Resolver(load_book(conn)).lookup(name).code
+    return Resolver(uow.rules.load()).lookup(name).code

@@ -1,4 +1,4 @@
-"""审计流水线: from a log line to a judged session, with no database.
+"""审计: from a log line to a judged session, with no database.
 
 `audit_file` is the one function per partition (a file, or a byte range of
 one): it yields every session judged, or the reject it became. The driver
@@ -12,67 +12,25 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 
-from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
-from compliance.domain.findings import Finding, ThresholdFinding
+from compliance.domain.audited import AuditedPlayer, AuditedSession
+from compliance.domain.classifier import Classifier, ClassifierOptions, PlayerFacts, SessionFacts
+from compliance.domain.findings import ThresholdFinding
 from compliance.domain.metrics import (
     PlayerMetrics,
-    SessionMetrics,
     add_entry_fees,
     player_metrics,
     session_metrics,
     tally,
 )
 from compliance.domain.rounds import SessionTally
-from compliance.errors import LogError
+from compliance.domain.rules import RuleBook
+from compliance.domain.ruleset import Resolver
+from compliance.errors import ConfigError, JurisdictionError, LogError
 from compliance.games import get_game
 from compliance.logs.reader import Located, Reject, read_sessions
-
-
-@dataclass(slots=True)
-class AuditedPlayer:
-    id: str
-    name: str
-    jurisdiction: str | None
-    kin_group: str | None
-    metrics: PlayerMetrics | None
-    tier: str | None = None
-
-
-@dataclass(slots=True)
-class AuditedSession:
-    """一局审计结果: what is stored per session, and its findings."""
-
-    platform: str
-    session_id: str
-    game: str
-    room_id: str | None
-    owner_id: str | None
-    started_at: datetime
-    day: date
-    jurisdiction: str | None
-    venue: str
-    rounds: int
-    point_value: Decimal | None
-    metrics: SessionMetrics | None
-    players: list[AuditedPlayer]
-    source_file: str
-    source_line: int
-    findings: list[Finding] = field(default_factory=list)
-    encoded: list[bytes] | None = None
-    minors: int = 0
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.platform, self.session_id)
-
-    def encode_findings(self) -> list[bytes]:
-        """The findings as JSON, made once (in a worker, when there are workers)."""
-        if self.encoded is None:
-            self.encoded = [f.to_json() for f in self.findings]
-        return self.encoded
 
 
 @dataclass(slots=True)
@@ -176,6 +134,38 @@ class Auditor:
                 yield Reject(item.file, item.line, item.session.session_id, reason)
 
 
+def auditor_for(
+    book: RuleBook,
+    classifier: ClassifierOptions,
+    jurisdiction: str | None = None,
+    as_of: date | None = None,
+    priors: dict[tuple[str, str], tuple[date, ...]] | None = None,
+) -> Auditor:
+    """The auditor of a run; ConfigError for a version or jurisdiction the book lacks."""
+    for group, chosen in classifier.versions.items():
+        members = sorted(i.id for i in book.instruments.values() if i.version_group == group)
+        if chosen not in members:
+            raise ConfigError(
+                f"--rule-version {group}={chosen}: "
+                + (f"choose one of {', '.join(members)}" if members else "no such version group")
+            )
+    resolver = Resolver(book, classifier.versions)
+    if jurisdiction:
+        try:
+            resolver.lookup(jurisdiction)
+        except JurisdictionError as exc:
+            raise ConfigError(
+                f"--jurisdiction: {exc} (a code, name or alias: 430000, hunan, 湖南)"
+            ) from None
+    return Auditor(
+        classifier=Classifier(resolver, classifier),
+        game_classes={code: g.game_class for code, g in book.game_types.items()},
+        default_jurisdiction=jurisdiction,
+        as_of=as_of,
+        priors=priors or {},
+    )
+
+
 MAX_YUAN = 10**15  # the money columns hold less than 10^16 yuan
 
 
@@ -205,44 +195,3 @@ def few_collections(threshold: int = 50_000) -> Iterator[None]:
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
-
-
-@dataclass(slots=True)
-class PlayerTotal:
-    """A player's figures summed over the sessions of one partition, in yuan."""
-
-    sessions: int = 0
-    capital: Decimal = Decimal(0)
-    net: Decimal = Decimal(0)
-    max_stake: Decimal = Decimal(0)
-
-    def add(self, other: PlayerTotal) -> None:
-        self.sessions += other.sessions
-        self.capital += other.capital
-        self.net += other.net
-        self.max_stake = max(self.max_stake, other.max_stake)
-
-
-Totals = dict[tuple[str, str], PlayerTotal]
-
-
-def add_session(totals: Totals, session: AuditedSession) -> None:
-    """Fold one judged session into per-player totals (map-side partial aggregation)."""
-    for p in session.players:
-        if p.metrics is None:
-            continue
-        t = totals.get((session.platform, p.id))
-        if t is None:
-            t = totals[(session.platform, p.id)] = PlayerTotal()
-        t.sessions += 1
-        t.capital += p.metrics.capital
-        t.net += p.metrics.net
-        t.max_stake = max(t.max_stake, p.metrics.single_stake)
-
-
-def merge_totals(into: Totals, part: Totals) -> None:
-    for key, total in part.items():
-        if key in into:
-            into[key].add(total)
-        else:
-            into[key] = total

@@ -1,0 +1,229 @@
+"""审计运行的存储: runs, the sessions and rejects they store, the stored sessions read back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import UTC, date, datetime
+from itertools import groupby
+from typing import Any
+
+from sqlalchemy import Connection, delete, func, insert, select, update
+
+from compliance.db import bulk
+from compliance.db.finding_rows import LineIds
+from compliance.db.models import (
+    AuditRunRow,
+    FindingLineRow,
+    FindingRow,
+    PlayerMetricsRow,
+    RejectRow,
+    SessionRow,
+)
+from compliance.db.session_rows import (
+    FINDING_COLUMNS,
+    PLAYER_COLUMNS,
+    SESSION_COLUMNS,
+    finding_values,
+    player_values,
+    same,
+    session_values,
+)
+from compliance.domain.audited import AuditedSession
+from compliance.logs.reader import Reject
+
+SESSIONS = SessionRow.__table__
+PLAYERS = PlayerMetricsRow.__table__
+FINDINGS = FindingRow.__table__
+LINES = FindingLineRow.__table__
+REJECTS = RejectRow.__table__
+RUNS = AuditRunRow.__table__
+
+
+class RunFiles:
+    """Where each file comes in a run's input, looked up once per run."""
+
+    def __init__(self):
+        self.run_id: int | None = None
+        self.order: dict[str, int] = {}
+
+
+class SqlRunsRepository:
+    def __init__(self, conn: Connection, lines: LineIds, run_files: RunFiles):
+        self.conn = conn
+        self.lines = lines
+        self.run_files = run_files
+
+    def start(self, files: list[str], as_of: date | None, options: dict[str, Any]) -> int:
+        result = self.conn.execute(
+            insert(RUNS).values(
+                started_at=datetime.now(UTC),
+                as_of=as_of,
+                files=files,
+                options=options,
+                sessions=0,
+                rejects=0,
+                summary={},
+            )
+        )
+        return result.inserted_primary_key[0]
+
+    def finish(self, run_id: int, sessions: int, rejects: int, summary: dict) -> None:
+        self.conn.execute(
+            update(RUNS)
+            .where(RUNS.c.id == run_id)
+            .values(
+                finished_at=datetime.now(UTC), sessions=sessions, rejects=rejects, summary=summary
+            )
+        )
+
+    def store_sessions(self, run_id: int, batch: list[AuditedSession]) -> None:
+        """Replace the stored results of these sessions with this run's.
+
+        A session id met twice in one run keeps its later line (in the run's
+        file order), as a serial run does, whichever worker stores first.
+        """
+        if not batch:
+            return
+        place = self._placer(run_id)
+        by_key: dict[tuple[str, str], AuditedSession] = {}
+        for s in batch:
+            kept = by_key.get(s.key)
+            if kept is None or place(s.source_file, s.source_line) > place(
+                kept.source_file, kept.source_line
+            ):
+                by_key[s.key] = s
+        money = float if self.conn.dialect.name == "sqlite" else same
+        rows = {
+            key: (
+                session_values(run_id, s),
+                player_values(s, money),
+                finding_values(run_id, s, self.lines),
+            )
+            for key, s in by_key.items()
+        }
+        bulk.hold_write_lock(self.conn)
+        latest = [rows[s.key] for s in self._forget(run_id, list(by_key.values()), place)]
+        if not latest:
+            return
+        bulk.insert_rows(
+            self.conn, SESSIONS, SESSION_COLUMNS, [session for session, _, _ in latest], typed=True
+        )
+        bulk.insert_rows(
+            self.conn, PLAYERS, PLAYER_COLUMNS, [v for _, players, _ in latest for v in players]
+        )
+        used = self.lines.take_used()
+        bulk.insert_new(
+            self.conn, LINES, [{"id": key, "payload": payload} for key, payload in used.items()]
+        )
+        bulk.insert_rows(
+            self.conn, FINDINGS, FINDING_COLUMNS, [v for _, _, found in latest for v in found]
+        )
+
+    def _forget(self, run_id: int, sessions: list[AuditedSession], place) -> list[AuditedSession]:
+        """Delete what is stored of these sessions, unless this run stored a later line
+        of one; the sessions to store."""
+        by_platform: dict[str, dict[str, AuditedSession]] = {}
+        for s in sessions:
+            by_platform.setdefault(s.platform, {})[s.session_id] = s
+        for platform, batch in by_platform.items():
+            ids = list(batch)
+            for i in range(0, len(ids), 500):
+                stored = self.conn.execute(
+                    select(
+                        SESSIONS.c.session_id,
+                        SESSIONS.c.run_id,
+                        SESSIONS.c.source_file,
+                        SESSIONS.c.source_line,
+                    ).where(
+                        SESSIONS.c.platform == platform, SESSIONS.c.session_id.in_(ids[i : i + 500])
+                    )
+                ).all()
+                replaced = []
+                for sid, stored_run, file, line in stored:
+                    new = batch[sid]
+                    if stored_run == run_id and place(file, line) > place(
+                        new.source_file, new.source_line
+                    ):
+                        del batch[sid]
+                    else:
+                        replaced.append(sid)
+                if not replaced:
+                    continue
+                for table in (FINDINGS, PLAYERS, SESSIONS):
+                    self.conn.execute(
+                        delete(table).where(
+                            table.c.platform == platform, table.c.session_id.in_(replaced)
+                        )
+                    )
+        return [s for batch in by_platform.values() for s in batch.values()]
+
+    def _placer(self, run_id: int):
+        """(file, line) → where that line comes in the run's input, files in the run's order."""
+        if self.run_files.run_id != run_id:
+            files = self.conn.scalar(select(RUNS.c.files).where(RUNS.c.id == run_id)) or []
+            self.run_files.run_id = run_id
+            self.run_files.order = {path: i for i, path in enumerate(files)}
+        order = self.run_files.order
+        return lambda file, line: (order.get(file, -1), line)
+
+    def store_rejects(self, run_id: int, rejects: Iterable[Reject]) -> None:
+        rows = [
+            {
+                "run_id": run_id,
+                "file": r.file,
+                "line": r.line,
+                "session_id": r.session_id,
+                "reason": r.reason,
+            }
+            for r in rejects
+        ]
+        if rows:
+            self.conn.execute(insert(REJECTS), rows)
+
+    def count_stored(self, run_id: int) -> int:
+        """How many sessions this run holds (fewer than it audited where an id came twice)."""
+        return self.conn.execute(
+            select(func.count()).select_from(SESSIONS).where(SESSIONS.c.run_id == run_id)
+        ).scalar_one()
+
+    def refresh_statistics(self) -> None:
+        bulk.refresh_statistics(self.conn)
+
+    def stored_sessions(self) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Every stored session with its players' metrics, in key order, streamed.
+
+        A session also carries `exempted_by`: the exemption ids its stored
+        findings applied, which is how an organiser-funded prize shows.
+        """
+        exempted: dict[tuple[str, str], set[str]] = {}
+        for f in self.conn.execute(
+            select(FINDINGS.c.platform, FINDINGS.c.session_id, FINDINGS.c.payload).where(
+                FINDINGS.c.tier == "exempt"
+            )
+        ).mappings():
+            ids = {str(e).split(":", 1)[0] for e in (f["payload"] or {}).get("exemptions") or ()}
+            exempted.setdefault((f["platform"], f["session_id"]), set()).update(ids)
+        sessions = (
+            self.conn.execution_options(yield_per=1000)
+            .execute(select(SESSIONS).order_by(SESSIONS.c.platform, SESSIONS.c.session_id))
+            .mappings()
+        )
+        players = (
+            self.conn.execution_options(yield_per=1000)
+            .execute(
+                select(PLAYERS).order_by(
+                    PLAYERS.c.platform, PLAYERS.c.session_id, PLAYERS.c.player_id
+                )
+            )
+            .mappings()
+        )
+        # both in the database's own order; every player row has its session (foreign key)
+        groups = groupby(players, key=lambda p: (p["platform"], p["session_id"]))
+        pending = next(groups, None)
+        for s in sessions:
+            key = (s["platform"], s["session_id"])
+            mine: list[dict[str, Any]] = []
+            if pending is not None and pending[0] == key:
+                mine = [dict(p) for p in pending[1]]
+                pending = next(groups, None)
+            yield {**s, "exempted_by": exempted.get(key, set())}, mine

@@ -1,0 +1,36 @@
+"""组装: the one composition root, from a database URL to a unit-of-work factory.
+
+The CLI and the benchmarks start here; the use cases never build storage.
+"""
+
+from __future__ import annotations
+
+from compliance.db import migrate
+from compliance.db.engine import database_url, ensure_schema, make_engine
+from compliance.db.errors import translated
+from compliance.db.unit_of_work import SqlUnitOfWorkFactory
+
+
+def unit_of_work_factory(url: str | None = None, set_up: bool = True) -> SqlUnitOfWorkFactory:
+    """Units of work on `url` (None: $COMPLIANCE_DB_URL, else the SQLite file here);
+    a new or empty SQLite database is migrated on first use, as `ensure_schema` says."""
+    resolved = database_url(url)
+    engine = make_engine(resolved)
+    if set_up:
+        ensure_schema(engine)
+    return SqlUnitOfWorkFactory(resolved, engine)
+
+
+def upgrade(url: str | None = None) -> str:
+    """Migrate the database to the newest schema; the revision it is at."""
+    engine = unit_of_work_factory(url, set_up=False).engine
+    with translated():
+        migrate.upgrade(engine)
+        return migrate.current(engine)
+
+
+def revisions(url: str | None = None) -> tuple[str | None, str]:
+    """The database's schema revision, and the newest one."""
+    engine = unit_of_work_factory(url, set_up=False).engine
+    with translated():
+        return migrate.current(engine), migrate.head()

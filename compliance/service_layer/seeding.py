@@ -1,0 +1,51 @@
+"""播种: the rule book of data/ into the store, each change in the trail with who and why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from compliance import ruledata
+from compliance.domain.rules import RuleBook
+from compliance.service_layer.unit_of_work import UnitOfWork
+
+SEED_REASON = "seed from data/"
+FIRST_USE_REASON = "first use: seeded from data/"
+
+
+def seed_rules(
+    uow: UnitOfWork,
+    reason: str = SEED_REASON,
+    actor: str | None = None,
+    root: Path = ruledata.DATA_DIR,
+    only_if_empty: bool = False,
+) -> dict[str, tuple[int, int]]:
+    """Load data/ into the store (idempotent: rows are upserted by id) and commit; with
+    `only_if_empty`, only into a store without rules. Call it with the unit of work open."""
+    if only_if_empty and uow.rules.has_any():
+        return {}
+    counts = uow.rules.save(ruledata.load_book(root), actor, reason)
+    uow.commit()
+    return counts
+
+
+def seed(
+    uow: UnitOfWork,
+    reason: str = SEED_REASON,
+    actor: str | None = None,
+    root: Path = ruledata.DATA_DIR,
+) -> dict[str, tuple[int, int]]:
+    """The seeding use case: open the unit of work, seed, commit."""
+    with uow:
+        return seed_rules(uow, reason, actor, root)
+
+
+def ensure_rules(uow: UnitOfWork, actor: str | None = None, reason: str = SEED_REASON) -> RuleBook:
+    """The stored rule book, seeded from data/ first if the store has none."""
+    seed_rules(uow, reason, actor, only_if_empty=True)
+    return uow.rules.load()
+
+
+def stored_rules(uow: UnitOfWork, actor: str | None = None) -> RuleBook:
+    """The store's rule book (opening the unit of work); seeded on first use."""
+    with uow:
+        return ensure_rules(uow, actor, FIRST_USE_REASON)
