@@ -42,7 +42,7 @@ def insert_rows(
         marks = ", ".join("?" for _ in columns)
         conn.exec_driver_sql(f'INSERT INTO "{table.name}" ({names}) VALUES ({marks})', values)
     elif dialect.name == "postgresql":
-        cursor = conn.connection.driver_connection.cursor()
+        cursor = _driver(conn).cursor()
         try:
             with cursor.copy(f'COPY "{table.name}" ({names}) FROM STDIN') as copy:
                 for row in values:
@@ -74,7 +74,7 @@ def hold_write_lock(conn: Connection) -> None:
     its inserts meet: workers, and audits running at once, store one at a time."""
     dialect = conn.dialect.name
     if dialect == "sqlite":
-        if not conn.connection.driver_connection.in_transaction:
+        if not _driver(conn).in_transaction:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
     elif dialect == "postgresql":
         conn.execute(select(func.pg_advisory_xact_lock(STORE_LOCK)))
@@ -106,3 +106,11 @@ def _has_statistics(conn: Connection) -> bool:
         conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").first()
         is not None
     )
+
+
+def _driver(conn: Connection) -> Any:
+    """The DB-API connection under a Core one (sqlite3's or psycopg's)."""
+    driver = conn.connection.driver_connection
+    if driver is None:
+        raise DatabaseError("the database connection is closed")
+    return driver

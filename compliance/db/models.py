@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -23,6 +23,7 @@ from sqlalchemy import (
     MetaData,
     Numeric,
     String,
+    Table,
     Text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -41,6 +42,11 @@ Money = Numeric(18, 2)
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+def table_of(row: type[Base]) -> Table:
+    """The Core table behind an ORM row class (typed as a Table, not a FromClause)."""
+    return cast(Table, row.__table__)
 
 
 class JurisdictionRow(Base):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator
 
-from sqlalchemy import Connection, and_, case, func, literal, or_, select
+from sqlalchemy import ColumnElement, Connection, and_, case, func, literal, or_, select
 
 from compliance.db import rulestore
 from compliance.db.errors import translated
@@ -19,6 +19,7 @@ from compliance.db.models import (
     RejectRow,
     SessionRow,
     WindowFindingRow,
+    table_of,
 )
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.errors import ReportError
@@ -32,13 +33,13 @@ from compliance.reporting.model import (
     order_key,
 )
 
-RUNS = AuditRunRow.__table__
-SESSIONS = SessionRow.__table__
-PLAYERS = PlayerMetricsRow.__table__
-FINDINGS = FindingRow.__table__
-LINES = FindingLineRow.__table__
-REJECTS = RejectRow.__table__
-WINDOWS = WindowFindingRow.__table__
+RUNS = table_of(AuditRunRow)
+SESSIONS = table_of(SessionRow)
+PLAYERS = table_of(PlayerMetricsRow)
+FINDINGS = table_of(FindingRow)
+LINES = table_of(FindingLineRow)
+REJECTS = table_of(RejectRow)
+WINDOWS = table_of(WindowFindingRow)
 
 
 def latest_run(conn: Connection) -> int:
@@ -215,7 +216,7 @@ def _window_findings(conn: Connection, query: ReportQuery, run_ids: list[int]) -
     """窗口结论: room owners and platforms judged over a window of sessions, not one session."""
     if query.game or not run_ids:
         return []
-    where = [WINDOWS.c.run_id.in_(run_ids)]
+    where: list[ColumnElement[bool]] = [WINDOWS.c.run_id.in_(run_ids)]
     if query.platform:
         where.append(WINDOWS.c.platform == query.platform)
     if query.since:
@@ -234,7 +235,7 @@ def _owner(subject: str) -> str | None:
 
 
 def _session_scope(query: ReportQuery, run_ids: list[int] | None) -> list:
-    where = []
+    where: list[ColumnElement[bool]] = []
     if run_ids is not None:
         where.append(SESSIONS.c.run_id.in_(run_ids))
     if query.game:
@@ -262,7 +263,7 @@ def _session_scope(query: ReportQuery, run_ids: list[int] | None) -> list:
 
 
 def _finding_filter(query: ReportQuery, table=FINDINGS) -> list:
-    where = []
+    where: list[ColumnElement[bool]] = []
     if query.jurisdictions:
         where.append(table.c.jurisdiction.in_(query.jurisdictions))
     if query.tiers:

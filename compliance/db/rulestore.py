@@ -15,6 +15,7 @@ from compliance.db import trail
 from compliance.db.models import (
     AggravationRow,
     BandRow,
+    Base,
     ExemptionRow,
     GameClassRow,
     GameTypeRow,
@@ -23,6 +24,7 @@ from compliance.db.models import (
     MultiplierRow,
     PenaltyRow,
     WageRow,
+    table_of,
 )
 from compliance.domain.rules import (
     Aggravation,
@@ -89,7 +91,7 @@ def save_book(
     or $USER; why: `reason`); nothing changed, no entry.
     """
     jurisdictions = sorted(book.jurisdictions.values(), key=lambda j: LEVEL_ORDER.get(j.level, 9))
-    plan = [
+    plan: list[tuple[type[Base], list[dict[str, Any]]]] = [
         (
             GameClassRow,
             [
@@ -244,9 +246,9 @@ def save_book(
             ],
         ),
     ]
-    with trail.recording(conn, [row.__table__ for row in RULE_ROWS], actor, reason) as changed:
+    with trail.recording(conn, [table_of(row) for row in RULE_ROWS], actor, reason) as changed:
         for row, rows in plan:
-            upsert(conn, row.__table__, rows)
+            upsert(conn, table_of(row), rows)
     return {
         row.__tablename__: (
             changed[(row.__tablename__, "insert")],
@@ -258,7 +260,7 @@ def save_book(
 
 def verify_trail(conn: Connection) -> trail.Verdict:
     """The change trail's chain, and the rule tables against the state it gives."""
-    return trail.verify(conn, [row.__table__ for row in RULE_ROWS])
+    return trail.verify(conn, [table_of(row) for row in RULE_ROWS])
 
 
 def has_rules(conn: Connection) -> bool:
@@ -268,11 +270,11 @@ def has_rules(conn: Connection) -> bool:
 def load_book(conn: Connection) -> RuleBook:
     """Every rule row, read once."""
     book = RuleBook()
-    for r in conn.execute(select(GameClassRow.__table__)).mappings():
+    for r in conn.execute(select(table_of(GameClassRow))).mappings():
         book.game_classes[r["code"]] = GameClass(r["code"], r["name_zh"], r["name_en"], r["note"])
-    for r in conn.execute(select(GameTypeRow.__table__)).mappings():
+    for r in conn.execute(select(table_of(GameTypeRow))).mappings():
         book.game_types[r["code"]] = GameType(r["code"], r["name_zh"], r["game_class"])
-    for r in conn.execute(select(JurisdictionRow.__table__)).mappings():
+    for r in conn.execute(select(table_of(JurisdictionRow))).mappings():
         book.jurisdictions[r["code"]] = Jurisdiction(
             r["code"],
             r["name_zh"],
@@ -281,7 +283,7 @@ def load_book(conn: Connection) -> RuleBook:
             r["parent_code"],
             tuple(r["aliases"] or ()),
         )
-    for r in conn.execute(select(InstrumentRow.__table__)).mappings():
+    for r in conn.execute(select(table_of(InstrumentRow))).mappings():
         book.instruments[r["id"]] = Instrument(
             id=r["id"],
             jurisdiction=r["jurisdiction_code"],
@@ -298,7 +300,7 @@ def load_book(conn: Connection) -> RuleBook:
             default=r["is_default"],
             note=r["note"],
         )
-    for r in conn.execute(select(BandRow.__table__).order_by(BandRow.seq)).mappings():
+    for r in conn.execute(select(table_of(BandRow)).order_by(BandRow.seq)).mappings():
         book.bands.append(
             Band(
                 id=r["id"],
@@ -317,7 +319,7 @@ def load_book(conn: Connection) -> RuleBook:
                 offence=r["offence"],
             )
         )
-    for r in conn.execute(select(PenaltyRow.__table__)).mappings():
+    for r in conn.execute(select(table_of(PenaltyRow))).mappings():
         book.penalties.append(
             Penalty(
                 id=r["id"],
@@ -334,7 +336,7 @@ def load_book(conn: Connection) -> RuleBook:
                 note=r["note"],
             )
         )
-    for r in conn.execute(select(ExemptionRow.__table__)).mappings():
+    for r in conn.execute(select(table_of(ExemptionRow))).mappings():
         book.exemptions.append(
             Exemption(
                 id=r["id"],
@@ -350,7 +352,7 @@ def load_book(conn: Connection) -> RuleBook:
                 note=r["note"],
             )
         )
-    for r in conn.execute(select(AggravationRow.__table__)).mappings():
+    for r in conn.execute(select(table_of(AggravationRow))).mappings():
         book.aggravations.append(
             Aggravation(
                 id=r["id"],
@@ -362,11 +364,11 @@ def load_book(conn: Connection) -> RuleBook:
                 within_days=r["within_days"],
             )
         )
-    for r in conn.execute(select(WageRow.__table__)).mappings():
+    for r in conn.execute(select(table_of(WageRow))).mappings():
         book.wages.append(
             Wage(r["city_code"], r["year"], r["monthly"], r["source"], r["confidence"], r["note"])
         )
-    for r in conn.execute(select(MultiplierRow.__table__)).mappings():
+    for r in conn.execute(select(table_of(MultiplierRow))).mappings():
         book.multipliers.append(
             Multiplier(
                 r["jurisdiction_code"], r["game_class"], r["factor"], r["source"], r["confidence"]

@@ -18,6 +18,7 @@ from compliance.db.models import (
     PlayerMetricsRow,
     RejectRow,
     SessionRow,
+    table_of,
 )
 from compliance.db.session_rows import (
     FINDING_COLUMNS,
@@ -29,14 +30,15 @@ from compliance.db.session_rows import (
     session_values,
 )
 from compliance.domain.audited import AuditedSession
+from compliance.errors import DatabaseError
 from compliance.logs.reader import Reject
 
-SESSIONS = SessionRow.__table__
-PLAYERS = PlayerMetricsRow.__table__
-FINDINGS = FindingRow.__table__
-LINES = FindingLineRow.__table__
-REJECTS = RejectRow.__table__
-RUNS = AuditRunRow.__table__
+SESSIONS = table_of(SessionRow)
+PLAYERS = table_of(PlayerMetricsRow)
+FINDINGS = table_of(FindingRow)
+LINES = table_of(FindingLineRow)
+REJECTS = table_of(RejectRow)
+RUNS = table_of(AuditRunRow)
 
 
 class RunFiles:
@@ -65,7 +67,10 @@ class SqlRunsRepository:
                 summary={},
             )
         )
-        return result.inserted_primary_key[0]
+        key = result.inserted_primary_key
+        if key is None:
+            raise DatabaseError("the new run got no id")
+        return int(key[0])
 
     def finish(self, run_id: int, sessions: int, rejects: int, summary: dict) -> None:
         self.conn.execute(

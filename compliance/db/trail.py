@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -24,9 +24,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, func, insert, select, text
 
-from compliance.db.models import RuleChangeRow
+from compliance.db.models import RuleChangeRow, table_of
 
-CHANGES = RuleChangeRow.__table__
+CHANGES = table_of(RuleChangeRow)
 GENESIS = "0" * 64
 
 
@@ -59,14 +59,14 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def row_key(table: Table, row: dict[str, Any]) -> str:
+def row_key(table: Table, row: Mapping[str, Any]) -> str:
     return "|".join(str(row[c.name]) for c in table.primary_key.columns)
 
 
 def snapshot(conn: Connection, table: Table) -> dict[str, dict[str, Any]]:
     """Every row of a table as plain JSON, by key."""
     return {
-        row_key(table, r): {k: plain(v) for k, v in r.items()}
+        row_key(table, dict(r)): {k: plain(v) for k, v in r.items()}
         for r in conn.execute(select(table)).mappings()
     }
 

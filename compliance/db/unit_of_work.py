@@ -51,12 +51,19 @@ class SqlUnitOfWork:
             raise database_error(exc) from None
 
     def commit(self) -> None:
-        self.conn.commit()
-        self.conn.begin()
+        conn = self._open()
+        conn.commit()
+        conn.begin()
 
     def rollback(self) -> None:
-        self.conn.rollback()
-        self.conn.begin()
+        conn = self._open()
+        conn.rollback()
+        conn.begin()
+
+    def _open(self) -> Connection:
+        if self.conn is None:
+            raise RuntimeError("the unit of work is used outside its `with` block")
+        return self.conn
 
     def worker_factory(self) -> SqlUnitOfWorkFactory | None:
         """Where a worker process can open this database itself (not an in-memory one)."""

@@ -11,14 +11,14 @@ from collections import Counter, defaultdict
 from datetime import date
 from decimal import Decimal
 
-from sqlalchemy import Connection, and_, case, func, insert, select, tuple_
+from sqlalchemy import ColumnElement, Connection, and_, case, func, insert, select, true, tuple_
 
-from compliance.db.models import PlayerMetricsRow, SessionRow, WindowFindingRow
+from compliance.db.models import PlayerMetricsRow, SessionRow, WindowFindingRow, table_of
 from compliance.domain.windows import SESSION_IDS_SHOWN, WindowFigures
 
-S = SessionRow.__table__
-P = PlayerMetricsRow.__table__
-WINDOW_FINDINGS = WindowFindingRow.__table__
+S = table_of(SessionRow)
+P = table_of(PlayerMetricsRow)
+WINDOW_FINDINGS = table_of(WindowFindingRow)
 CENT = Decimal("0.01")
 
 
@@ -33,8 +33,10 @@ def window_figures(
     `run_id`, only of the owners and players with a session of that run in the window."""
     in_window = and_(S.c.platform.in_(sorted(platforms)), S.c.day.between(start, end))
     joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
-    owners_of_run = players_of_run = True
-    owners_having = players_having = None
+    owners_of_run: ColumnElement[bool] = true()
+    players_of_run: ColumnElement[bool] = true()
+    owners_having: ColumnElement[bool] | None = None
+    players_having: ColumnElement[bool] | None = None
     if run_id is not None and _small_part(conn, in_window, run_id):
         # the run is a small part of the window: look its owners' and players' rows up
         run, run_players = S.alias("run_sessions"), P.alias("run_players")
@@ -86,15 +88,15 @@ def window_figures(
             ).all()
         )
         places: dict[tuple, Counter] = defaultdict(Counter)
-        for *key, place, n in conn.execute(
+        for *group, place, n in conn.execute(
             select(*keys, S.c.jurisdiction, func.count())
             .where(where)
             .group_by(*keys, S.c.jurisdiction)
         ).all():
             if place:
-                places[tuple(key)][place] += n
-        for *key, count, rake, capital, minors in sums:
-            key = tuple(key)
+                places[tuple(group)][place] += n
+        for *parts, count, rake, capital, minors in sums:
+            key = tuple(parts)
             common = places[key].most_common(1)
             out.append(
                 WindowFigures(
@@ -148,7 +150,7 @@ def _small_part(conn: Connection, in_window, run_id: int) -> bool:
     rows are looked up one player at a time, else the window is read once."""
     ran = conn.execute(select(func.count()).select_from(S).where(S.c.run_id == run_id)).scalar()
     window = conn.execute(select(func.count()).select_from(S).where(in_window)).scalar()
-    return 4 * ran < window
+    return 4 * (ran or 0) < (window or 0)
 
 
 def sessions_behind(conn: Connection, w: WindowFigures) -> list[str]:

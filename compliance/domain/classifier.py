@@ -62,7 +62,7 @@ class SessionFacts:
     """What the classifier needs of a replayed session."""
 
     platform: str
-    session_id: str
+    session_id: str | None
     game: str
     game_class: str | None
     day: date
@@ -350,13 +350,19 @@ class Classifier:
             metric=lead.metric if lead else ("role" if band else None),
             value=value,
             boundary=describe(lead) if lead else (f"role = {band.role}" if band else None),
-            margin=(value - lead.lower) if lead and lead.lower is not None else None,
+            margin=(
+                value - lead.lower
+                if lead and lead.lower is not None and value is not None
+                else None
+            ),
             next_tier=next_band.tier.code if next_band else None,
             next_rule=next_band.id if next_band else None,
             next_metric=next_leaf.metric if next_leaf else None,
             next_boundary=next_leaf.lower if next_leaf else None,
             margin_to_next=(
-                next_leaf.lower - next_value if next_leaf and next_value is not None else None
+                next_leaf.lower - next_value
+                if next_leaf and next_leaf.lower is not None and next_value is not None
+                else None
             ),
             matched=[describe(leaf) for leaf in hit or []],
             exemptions=exemptions,
@@ -378,7 +384,9 @@ class Classifier:
             "tier_label": tier.label,
             "rule": band.id if band else None,
             "instrument": instrument.id if instrument else None,
-            "citation": f"{instrument.title} {band.article}".strip() if instrument else None,
+            "citation": f"{instrument.title} {band.article}".strip()
+            if instrument and band
+            else None,
             "article": band.article if band else None,
             "penalty": band.penalty if band else None,
             "statutory_penalty": statute.text if statute else None,
