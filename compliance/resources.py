@@ -2,8 +2,8 @@
 
 The repository keeps `data/` and `migrations/` at its top level. A built wheel carries
 copies of them inside the package, as `compliance/_data` and `compliance/_migrations`
-(setup.py's build step puts them there). An editable install or a bare checkout has no
-such copies and reads the top-level folders beside the package instead.
+(setup.py's build step puts them there). An editable install or a bare checkout reads
+the top-level folders beside the package instead.
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ def migrations_dir() -> Path:
 @cache
 def _locate(name: str) -> Path:
     inside, marker = BUNDLED[name]
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / name / marker).is_file() and (checkout / "pyproject.toml").is_file():
+        return checkout / name  # the live folder, even if a build left copies in the package
     packaged = resources.files("compliance") / inside
     if packaged.joinpath(marker).is_file():
         # a real folder for a wheel installed on disk; a temporary copy from a zip
         return _extracted.enter_context(resources.as_file(packaged))
-    checkout = Path(__file__).resolve().parent.parent
-    if (checkout / name / marker).is_file() and (checkout / "pyproject.toml").is_file():
-        return checkout / name
     # neither: callers report the missing folder by this path
     return Path(str(packaged))
