@@ -32,8 +32,9 @@ from compliance.domain.rules import (
 )
 from compliance.domain.tiers import Tier
 from compliance.errors import RulesError
+from compliance.resources import data_dir
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = data_dir()
 
 
 def data_files(root: Path = DATA_DIR) -> list[Path]:

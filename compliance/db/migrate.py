@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
@@ -11,19 +9,24 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 
 from compliance.errors import DatabaseError
+from compliance.resources import migrations_dir
 
-MIGRATIONS = Path(__file__).resolve().parent.parent.parent / "migrations"
+MIGRATIONS = migrations_dir()
+# new revisions sort in chain order: creation time first (the files in versions/ are named so)
+FILE_TEMPLATE = (
+    "%%(year)d_%%(month).2d_%%(day).2d_%%(hour).2d%%(minute).2d%%(second).2d_%%(rev)s_%%(slug)s"
+)
 
 
 def alembic_config(engine: Engine) -> Config:
     if not (MIGRATIONS / "env.py").exists():
         raise DatabaseError(
-            f"migrations not found at {MIGRATIONS}: install the project with `pip install -e .`"
+            f"migrations not found at {MIGRATIONS}: reinstall the package (`pip install .`)"
         )
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
-    cfg.set_main_option("file_template", "%%(year)d_%%(month).2d_%%(day).2d_%%(rev)s_%%(slug)s")
+    cfg.set_main_option("file_template", FILE_TEMPLATE)
     return cfg
 
 
