@@ -121,6 +121,11 @@ def deck(red_three: str = "H3") -> tuple[str, ...]:
     return tuple(kind_of_card(red_three))
 
 
+def _ordered(a: str, b: str) -> tuple[str, str]:
+    """Two kinds in sorted order, the key of a named combo."""
+    return (a, b) if a <= b else (b, a)
+
+
 class Ranking:
     """Strength tables for one set of ranking rules (496 pairs, 35,960 hands memoised)."""
 
@@ -134,17 +139,17 @@ class Ranking:
             ladder.insert(1, DI_JIU_WANG)
         if rules.strict_ladder:
             ladder = [(named,) for tier in ladder for named in tier]
-        self.named: dict[frozenset[str] | tuple[str, str], tuple[str, int]] = {}
+        self.named: dict[tuple[str, str], tuple[str, int]] = {}
         for i, tier in enumerate(ladder):
             for name, combos in tier:
                 for a, b in combos:
-                    self.named[tuple(sorted((a, b)))] = (name, len(ladder) - i)
+                    self.named[_ordered(a, b)] = (name, len(ladder) - i)
         self.pairs: dict[frozenset[str], TwoCards] = self._pair_table()
         self._fours: dict[frozenset[str], FourCards] = {}
 
     def _key(self, a: str, b: str) -> tuple[str, tuple[int, ...]]:
         ka, kb = self.kinds[a], self.kinds[b]
-        named = self.named.get(tuple(sorted((ka, kb))))
+        named = self.named.get(_ordered(ka, kb))
         if named:
             return named[0], (1, named[1])
         points = (KIND_POINTS[ka] + KIND_POINTS[kb]) % 10
