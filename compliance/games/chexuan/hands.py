@@ -162,9 +162,14 @@ class Ranking:
         keyed = {frozenset(p): self._key(*p) for p in combinations(self.kinds, 2)}
         order = {key: i for i, key in enumerate(sorted({k for _, k in keyed.values()}))}
         return {
-            pair: TwoCards(tuple(sort_by_single(pair, self)), name, order[key])  # type: ignore[arg-type]
+            pair: TwoCards(self._in_order(pair), name, order[key])
             for pair, (name, key) in keyed.items()
         }
+
+    def _in_order(self, pair: frozenset[str]) -> tuple[str, str]:
+        """The two cards of a pair, higher single first."""
+        a, b = sort_by_single(pair, self)
+        return a, b
 
     def two(self, a: str, b: str) -> TwoCards:
         return self.pairs[frozenset((a, b))]
