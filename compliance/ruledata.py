@@ -85,8 +85,10 @@ def _tier(code: str, where: str) -> Tier:
 
 
 def _date(value: Any, where: str) -> date | None:
-    if value is None:
-        return None
+    return None if value is None else _parse_date(value, where)
+
+
+def _parse_date(value: Any, where: str) -> date:
     if isinstance(value, date):
         return value
     try:
@@ -134,7 +136,7 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
             jurisdiction=code,
             title=_need(row, "title", where),
             kind=_need(row, "kind", where),
-            effective_from=_date(_need(row, "effective_from", where), where),
+            effective_from=_parse_date(_need(row, "effective_from", where), where),
             effective_to=_date(row.get("effective_to"), where),
             source=_need(row, "source", where),
             confidence=_confidence(row, where),

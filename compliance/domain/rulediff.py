@@ -138,11 +138,12 @@ def diff_books(old: RuleBook, new: RuleBook, jurisdiction: str | None = None) ->
         for key in sorted(a.keys() | b.keys()):
             ra, rb = a.get(key), b.get(key)
             if jurisdiction is not None:
-                book, row = (new, rb) if rb is not None else (old, ra)
+                # a key missing from one side is in the other
+                book, row = (new, rb) if rb is not None else (old, a[key])
                 if _jurisdiction_of(book, table, row) != jurisdiction:
                     continue
             if ra is None:
-                changes.append(Change("added", table, key, _fields({}, rb)))
+                changes.append(Change("added", table, key, _fields({}, b[key])))
             elif rb is None:
                 changes.append(Change("removed", table, key))
             elif ra != rb:

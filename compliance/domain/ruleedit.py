@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from compliance.domain.rulediff import row_key
 from compliance.domain.rules import BOUND_KEYS, Clause, Comparison, Condition, RuleBook
@@ -25,7 +26,7 @@ SETTING = re.compile(
 
 def overlay(base: RuleBook, patch: RuleBook) -> RuleBook:
     """`base` with the rows of `patch` added or replacing theirs by key."""
-    out = {}
+    out: dict[str, Any] = {}  # each field's rows, of that field's own type
     for f in dataclasses.fields(base):
         mine, theirs = getattr(base, f.name), getattr(patch, f.name)
         if isinstance(mine, dict):
@@ -88,10 +89,15 @@ def set_bound(book: RuleBook, setting: BoundSetting) -> RuleBook:
 def _moved(clause: Clause | None, s: BoundSetting) -> tuple[Clause | None, int]:
     if clause is None:
         return None, 0
+    return _moved_clause(clause, s)
+
+
+def _moved_clause(clause: Clause, s: BoundSetting) -> tuple[Clause, int]:
     if isinstance(clause, Condition):
-        parts, hits = [], 0
+        parts: list[Clause] = []
+        hits = 0
         for part in clause.parts:
-            moved, n = _moved(part, s)
+            moved, n = _moved_clause(part, s)
             parts.append(moved)
             hits += n
         return Condition(clause.mode, tuple(parts)), hits

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import GenericAlias
 from typing import Any, Protocol
 
 import msgspec
@@ -158,14 +159,16 @@ class Engine:
         raise NotImplementedError
 
 
-_round_decoders: dict[type, msgspec.json.Decoder] = {}
+_round_decoders: dict[type, msgspec.json.Decoder[list[Any]]] = {}
 
 
-def decode_rounds(raw: msgspec.Raw | bytes, round_type: type) -> list:
+def decode_rounds(raw: msgspec.Raw | bytes, round_type: type) -> list[Any]:
     """Decode a session's raw `rounds` array into the game's round Structs."""
     decoder = _round_decoders.get(round_type)
     if decoder is None:
-        decoder = _round_decoders[round_type] = msgspec.json.Decoder(list[round_type])
+        # list[round_type], spelt so a type checker reads it as a runtime value
+        rounds_type: Any = GenericAlias(list, (round_type,))
+        decoder = _round_decoders[round_type] = msgspec.json.Decoder(rounds_type)
     try:
         return decoder.decode(raw)
     except msgspec.ValidationError as exc:

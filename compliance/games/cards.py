@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Literal, get_args
+from typing import Literal, TypeVar, get_args
 
 SUITS = "SHCD"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-JOKERS = ("RJ", "BJ")
 
 Card = Literal[
     "SA", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "SJ", "SQ", "SK",
@@ -21,10 +20,15 @@ Card = Literal[
     "DA", "D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "DJ", "DQ", "DK",
     "RJ", "BJ",
 ]  # fmt: skip
+JOKERS: tuple[Card, ...] = ("RJ", "BJ")
 
-ALL_CARDS: tuple[str, ...] = get_args(Card)
-STANDARD_52: tuple[str, ...] = tuple(s + r for s in SUITS for r in RANKS)
+ALL_CARDS: tuple[Card, ...] = get_args(Card)
+# suits S H C D, ranks A … K: the order of `Card` without its jokers
+STANDARD_52: tuple[Card, ...] = tuple(c for c in ALL_CARDS if c not in JOKERS)
+
 SUIT_ORDER = {s: i for i, s in enumerate("DCHS")}  # 方片 < 梅花 < 红桃 < 黑桃
+
+C = TypeVar("C", bound=str)  # a card type: `Card`, or a plain card string
 
 
 def rank_of(card: str) -> str:
@@ -45,13 +49,13 @@ def rank_number(card: str) -> int:
     return RANKS.index(card[1:]) + 1
 
 
-def build_deck(copies: int = 1, jokers: bool = False) -> list[str]:
+def build_deck(copies: int = 1, jokers: bool = False) -> list[Card]:
     """A fresh deck in a fixed order: `copies` standard decks, with jokers if asked."""
     one = list(STANDARD_52) + (list(JOKERS) if jokers else [])
     return one * copies
 
 
-def shuffled(deck: Sequence[str], seed: int | random.Random) -> list[str]:
+def shuffled(deck: Sequence[C], seed: int | random.Random) -> list[C]:
     """A shuffled copy; the same seed always gives the same order."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     cards = list(deck)
@@ -59,7 +63,7 @@ def shuffled(deck: Sequence[str], seed: int | random.Random) -> list[str]:
     return cards
 
 
-def deal(deck: list[str], hands: int, size: int) -> list[list[str]]:
+def deal(deck: list[C], hands: int, size: int) -> list[list[C]]:
     """Deal `hands` hands of `size` cards from the top, removing them from the deck."""
     if hands * size > len(deck):
         raise ValueError(f"cannot deal {hands}×{size} from {len(deck)} cards")
@@ -68,7 +72,7 @@ def deal(deck: list[str], hands: int, size: int) -> list[list[str]]:
     return dealt
 
 
-def remove(deck: list[str], cards: Iterable[str]) -> list[str]:
+def remove(deck: Sequence[C], cards: Iterable[C]) -> list[C]:
     """The deck without the given cards (one copy each)."""
     rest = list(deck)
     for card in cards:
@@ -76,7 +80,7 @@ def remove(deck: list[str], cards: Iterable[str]) -> list[str]:
     return rest
 
 
-def sort_cards(cards: Iterable[str]) -> list[str]:
+def sort_cards(cards: Iterable[C]) -> list[C]:
     """High to low by rank number, then suit 黑桃 > 红桃 > 梅花 > 方片."""
     return sorted(cards, key=lambda c: (rank_number(c), SUIT_ORDER.get(c[0], 4)), reverse=True)
 

@@ -9,10 +9,19 @@ from compliance.games.base import ILLEGAL_ACTION, Integrity
 
 
 class SplitSeat(Protocol):
-    player: str
-    cards: list[str]
-    head: list[str] | None
-    tail: list[str] | None
+    """A seat with a logged split (read-only, as the frozen seat Structs are)."""
+
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def cards(self) -> list[str]: ...
+
+    @property
+    def head(self) -> list[str] | None: ...
+
+    @property
+    def tail(self) -> list[str] | None: ...
 
 
 def logged_split(index: int, seat: SplitSeat, missing: str) -> tuple[list[str], list[str]]:

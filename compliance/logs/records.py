@@ -22,18 +22,21 @@ OptionValue = str | int | float | bool
 ID_LENGTH = 128
 
 
-def text(most: int, least: int = 0):
-    """A string the database's column of `most` characters holds."""
-    return Annotated[str, msgspec.Meta(min_length=least, max_length=most)]
+# Strings the database's columns hold: at most so many characters.
+Id = Annotated[str, msgspec.Meta(min_length=1, max_length=ID_LENGTH)]
+RoomId = Annotated[str, msgspec.Meta(min_length=0, max_length=ID_LENGTH)]
+Jurisdiction = Annotated[str, msgspec.Meta(min_length=0, max_length=32)]
+KinGroup = Annotated[str, msgspec.Meta(min_length=0, max_length=64)]
+Platform = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """玩家: one seat-holder of the session."""
 
-    id: text(ID_LENGTH, 1)
+    id: Id
     name: str = ""
-    jurisdiction: text(32) | None = None
-    kin_group: text(64) | None = None
+    jurisdiction: Jurisdiction | None = None
+    kin_group: KinGroup | None = None
     buy_in: Points | None = None
     minor: bool = False
     public_servant: bool = False
@@ -47,7 +50,7 @@ class Owner(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     that depends on stakes or results is rake in law (2005 interpretation art. 9).
     """
 
-    id: text(ID_LENGTH, 1)
+    id: Id
     room_fee: Points = 0
     fee_basis: Literal["fixed", "stakes", "results"] = "fixed"
 
@@ -83,17 +86,17 @@ class Session(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """局 / 房间记录: one game session, the unit a log line carries."""
 
     format: Literal["stakelog/1"]
-    session_id: text(ID_LENGTH, 1)
-    platform: text(64, 1)
+    session_id: Id
+    platform: Platform
     game: str
     started_at: datetime
     players: Annotated[list[Player], msgspec.Meta(min_length=1)]
     rounds: msgspec.Raw
-    room_id: text(ID_LENGTH) | None = None
+    room_id: RoomId | None = None
     variant: Variant = Variant()
     ended_at: datetime | None = None
     point_value: Decimal | None = None
-    jurisdiction: text(32) | None = None
+    jurisdiction: Jurisdiction | None = None
     venue: Venue = "unknown"
     owner: Owner | None = None
     prize: Prize | None = None

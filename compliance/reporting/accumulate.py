@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from compliance.domain.tiers import Tier
@@ -30,7 +32,8 @@ class Kept:
     (ties in arrival order), holding at most about 2n at a time."""
 
     def __init__(self, n: int, key: Callable[[Any], Any]):
-        self.n, self.key, self.items = n, key, []
+        self.n, self.key = n, key
+        self.items: list[Any] = []
 
     def add(self, item: Any) -> None:
         self.items.append(item)
@@ -50,7 +53,8 @@ class Sample:
     """Every figure up to `cap`; beyond, a uniform sample of `cap` (reservoir, seeded)."""
 
     def __init__(self, cap: int = SAMPLE):
-        self.cap, self.items, self.count = cap, [], 0
+        self.cap, self.count = cap, 0
+        self.items: list[Any] = []
         self._rng = random.Random(0)
 
     def add(self, item: Any) -> None:
@@ -66,14 +70,14 @@ class Sample:
 class Exposures:
     """赌资敞口 by key: capital, sessions, a label, and the worst tier found."""
 
-    def __init__(self):
-        self.capital: Counter = Counter()
-        self.sessions: Counter = Counter()
+    def __init__(self) -> None:
+        self.capital: dict[str, float] = {}
+        self.sessions: Counter[str] = Counter()
         self.labels: dict[str, str] = {}
         self.worst: dict[str, float] = {}
 
     def add(self, key: str, label: str, capital: float | None) -> None:
-        self.capital[key] += capital or 0
+        self.capital[key] = self.capital.get(key, 0) + (capital or 0)
         self.sessions[key] += 1
         self.labels[key] = label
 
@@ -90,5 +94,6 @@ class Exposures:
                 round(value, 2),
                 Tier(int(self.worst[key])).code if key in self.worst else None,
             )
-            for key, value in self.capital.most_common(TOP)
+            # Counter.most_common's own ordering, for float capital
+            for key, value in heapq.nlargest(TOP, self.capital.items(), key=itemgetter(1))
         ]

@@ -10,12 +10,16 @@ import functools
 import io
 import math
 from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 
 from compliance.domain.tiers import TIER_CODES
 from compliance.reporting.labels import Labels
 from compliance.reporting.model import NEAR_BINS, Report
+
+if TYPE_CHECKING:  # matplotlib is imported lazily, where a chart is drawn
+    from matplotlib.typing import RcKeyType
 
 CJK_FAMILIES = (
     "Noto Sans CJK SC",
@@ -86,7 +90,7 @@ def draw_all(report: Report, labels: Labels, family: str | None) -> dict[str, Ma
     }
     out: dict[str, Markup | None] = {}
     for name, draw in drawers.items():
-        style = {
+        style: dict[RcKeyType, Any] = {
             "font.family": fonts,
             "svg.fonttype": "path",
             "text.parse_math": False,

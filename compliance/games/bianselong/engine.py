@@ -137,7 +137,7 @@ class Bianselong(Engine):
         self, hand: list[str] | dict[str, Any], variant: Variant | None = None
     ) -> dict[str, Any]:
         """Penalty points of the cards held; with a top card, which of them may be played."""
-        record = hand if isinstance(hand, dict) else {"hand": hand}
+        record: dict[str, Any] = hand if isinstance(hand, dict) else {"hand": hand}
         held = list(record.get("hand", []))
         for card in held:
             if card not in cards.STANDARD_52:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeGuard
 
 import msgspec
 
 from compliance.games import cards
 
 Suit = Literal["S", "H", "C", "D"]
+
+
+def is_suit(value: object) -> TypeGuard[Suit]:
+    """A suit letter a J may name."""
+    return value in ("S", "H", "C", "D")
 
 
 class BianselongPlay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):

@@ -16,6 +16,7 @@ from compliance.games.bianselong import (
     Table,
     settle_penalties,
 )
+from compliance.games.bianselong.record import is_suit
 
 SIM_PRESET = "court10"
 MAX_TURNS = 400
@@ -25,12 +26,12 @@ MAX_ATTEMPTS = 20
 class Stock:
     """The face-down pile in its shuffled order, refilled from the discards when empty."""
 
-    def __init__(self, deck: list[str], rng: random.Random) -> None:
+    def __init__(self, deck: list[cards.Card], rng: random.Random) -> None:
         self.deck, self.rng = deck, rng
 
-    def draw(self, table: Table, count: int) -> list[str]:
+    def draw(self, table: Table, count: int) -> list[cards.Card]:
         count = min(count, table.available())
-        drawn = []
+        drawn: list[cards.Card] = []
         for _ in range(count):
             if not self.deck:
                 self.deck = cards.shuffled(table.discard[:-1], self.rng)
@@ -63,7 +64,7 @@ def choose_play(
             return BianselongPlay(player=player, card=card)
         rest = Counter(cards.suit_of(c) for c in table.hands[player].elements() if c != card)
         suit = rest.most_common(1)[0][0] if rest else cards.suit_of(card)
-        return BianselongPlay(player=player, card=card, suit=suit)
+        return BianselongPlay(player=player, card=card, suit=suit if is_suit(suit) else None)
     return BianselongPlay(player=player, draw=stock.draw(table, table.opts.stuck_draw))
 
 
@@ -76,7 +77,8 @@ def play_out(
         hands = dict(zip(order, cards.deal(deck, len(order), opts.hand_size), strict=True))
         starter = deck.pop(0)
         table = Table.deal(opts, order, hands, starter, decks)
-        stock, plays, cheated = Stock(deck, rng), [], False
+        stock, cheated = Stock(deck, rng), False
+        plays: list[BianselongPlay] = []
         table.turn = rng.randrange(len(order))
         while table.winner is None and len(plays) < MAX_TURNS:
             player = table.due() or order[0]
@@ -129,7 +131,7 @@ def simulate(
         if new_game:
             record["new_game"] = True
         rounds.append(record)
-        if tamper == SETTLEMENT_MISMATCH or cheated:
+        if tamper is not None and (tamper == SETTLEMENT_MISMATCH or cheated):
             anomalies.append((index, tamper))
     return Simulated(variant=variant, rounds=rounds, anomalies=anomalies)
 

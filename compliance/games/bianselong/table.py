@@ -28,16 +28,16 @@ class Table:
 
     opts: BianselongOptions
     order: list[str]
-    hands: dict[str, Counter[str]]
-    stock: Counter[str]
-    discard: list[str]
+    hands: dict[str, Counter[cards.Card]]
+    stock: Counter[cards.Card]
+    discard: list[cards.Card]
     named: str | None = None
     direction: int = 1
     turn: int | None = None
     pending_draw: int = 0
     pending_skip: bool = False
     winner: str | None = None
-    last_card: str | None = None
+    last_card: cards.Card | None = None
     problems: list[str] = field(default_factory=list)
 
     @classmethod
@@ -45,8 +45,8 @@ class Table:
         cls,
         opts: BianselongOptions,
         order: list[str],
-        hands: dict[str, list[str]],
-        starter: str,
+        hands: dict[str, list[cards.Card]],
+        starter: cards.Card,
         decks: int,
     ) -> Table:
         stock = Counter(cards.build_deck(decks))
@@ -60,7 +60,7 @@ class Table:
         return table
 
     @property
-    def top(self) -> str:
+    def top(self) -> cards.Card:
         return self.discard[-1]
 
     def due(self) -> str | None:
@@ -82,7 +82,7 @@ class Table:
             return cards.suit_of(card) == self.named
         return rank == top_rank or cards.suit_of(card) == cards.suit_of(self.top)
 
-    def playable(self, player: str) -> list[str]:
+    def playable(self, player: str) -> list[cards.Card]:
         return sorted(c for c in self.hands[player] if self.hands[player][c] and self.can_play(c))
 
     def apply(self, play: BianselongPlay) -> list[str]:
@@ -159,9 +159,9 @@ class Table:
             self._play_card(play)
 
     def _play_card(self, play: BianselongPlay) -> None:
-        card, hand = play.card or "", self.hands[play.player]
-        if hand[card] == 0:
-            raise DealError(f"{play.player} plays {card}, which is not in his hand")
+        card, hand = play.card, self.hands[play.player]
+        if card is None or hand[card] == 0:
+            raise DealError(f"{play.player} plays {card or ''}, which is not in his hand")
         hand[card] -= 1
         self.discard.append(card)
         rank = cards.rank_of(card)
@@ -180,7 +180,7 @@ class Table:
         if hand.total() == 0:
             self.winner, self.last_card = play.player, card
 
-    def _draw(self, player: str, drawn: list[str]) -> None:
+    def _draw(self, player: str, drawn: list[cards.Card]) -> None:
         for card in drawn:
             if not self.stock.total() and len(self.discard) > 1:
                 self.stock = Counter(self.discard[:-1])

@@ -13,12 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 
-RAISE, CALL, ALL_IN, CHECK, FOLD, TIMEOUT, ESCAPE = "大", "跟", "敲", "休", "丢", "超时", "逃跑"
 Act = Literal["大", "跟", "敲", "休", "丢", "超时", "逃跑"]
+RAISE: Final = "大"
+CALL: Final = "跟"
+ALL_IN: Final = "敲"
+CHECK: Final = "休"
+FOLD: Final = "丢"
+TIMEOUT: Final = "超时"
+ESCAPE: Final = "逃跑"
 
 
 class ChexuanAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -68,7 +68,7 @@ def _contender(
     issue = smaller_head(index, seat.player, ranking.two(*head), ranking.two(*tail))
     if issue:
         issues.append(issue)
-    split = ranking.split(seat.head, tail)
+    split = ranking.split(head, tail)
     singles = tuple(ranking.single[ranking.kinds[c]] for c in split.head.cards)
     return Contender(
         seat.player,

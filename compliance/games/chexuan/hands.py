@@ -121,6 +121,11 @@ def deck(red_three: str = "H3") -> tuple[str, ...]:
     return tuple(kind_of_card(red_three))
 
 
+def _ordered(a: str, b: str) -> tuple[str, str]:
+    """Two kinds in sorted order, the key of a named combo."""
+    return (a, b) if a <= b else (b, a)
+
+
 class Ranking:
     """Strength tables for one set of ranking rules (496 pairs, 35,960 hands memoised)."""
 
@@ -134,17 +139,17 @@ class Ranking:
             ladder.insert(1, DI_JIU_WANG)
         if rules.strict_ladder:
             ladder = [(named,) for tier in ladder for named in tier]
-        self.named: dict[frozenset[str] | tuple[str, str], tuple[str, int]] = {}
+        self.named: dict[tuple[str, str], tuple[str, int]] = {}
         for i, tier in enumerate(ladder):
             for name, combos in tier:
                 for a, b in combos:
-                    self.named[tuple(sorted((a, b)))] = (name, len(ladder) - i)
+                    self.named[_ordered(a, b)] = (name, len(ladder) - i)
         self.pairs: dict[frozenset[str], TwoCards] = self._pair_table()
         self._fours: dict[frozenset[str], FourCards] = {}
 
     def _key(self, a: str, b: str) -> tuple[str, tuple[int, ...]]:
         ka, kb = self.kinds[a], self.kinds[b]
-        named = self.named.get(tuple(sorted((ka, kb))))
+        named = self.named.get(_ordered(ka, kb))
         if named:
             return named[0], (1, named[1])
         points = (KIND_POINTS[ka] + KIND_POINTS[kb]) % 10
@@ -157,9 +162,14 @@ class Ranking:
         keyed = {frozenset(p): self._key(*p) for p in combinations(self.kinds, 2)}
         order = {key: i for i, key in enumerate(sorted({k for _, k in keyed.values()}))}
         return {
-            pair: TwoCards(tuple(sort_by_single(pair, self)), name, order[key])  # type: ignore[arg-type]
+            pair: TwoCards(self._in_order(pair), name, order[key])
             for pair, (name, key) in keyed.items()
         }
+
+    def _in_order(self, pair: frozenset[str]) -> tuple[str, str]:
+        """The two cards of a pair, higher single first."""
+        a, b = sort_by_single(pair, self)
+        return a, b
 
     def two(self, a: str, b: str) -> TwoCards:
         return self.pairs[frozenset((a, b))]

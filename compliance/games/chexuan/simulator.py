@@ -23,6 +23,7 @@ from compliance.games.chexuan.betting import (
     FOLD,
     RAISE,
     TIMEOUT,
+    Act,
     Betting,
     ChexuanAction,
     DealRound,
@@ -43,7 +44,7 @@ def _strength(ranking: Ranking, cards: list[str]) -> float:
 
 def _choose(
     rng: random.Random, strength: float, bet: int, level: int, room: int, raises: int, base: int
-) -> ChexuanAction | tuple[str, int]:
+) -> tuple[Act, int]:
     need, left = level - bet, room - bet
     if need <= 0:
         if raises < 3 and rng.random() < 0.2 + 0.6 * strength:
@@ -86,6 +87,7 @@ def _play(
         raises = 0
         while not deal_round.closed:
             p = deal_round.expected()
+            assert p is not None  # an open deal round has a player to act
             act, amount = _choose(
                 rng,
                 _strength(ranking, hands[p][:dealt]),

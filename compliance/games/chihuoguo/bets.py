@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -21,17 +22,19 @@ class Outcome:
 OUTCOME_ZH = {"pass": "放弃", "between": "赢", "outside": "输", "post": "牛角尖", "triple": "三张"}
 
 
-def is_pair(ends: list[str]) -> bool:
+def is_pair(ends: Sequence[str]) -> bool:
     return cards.rank_number(ends[0]) == cards.rank_number(ends[1])
 
 
-def post_multiplier(ends: list[str], opts: ChihuoguoOptions) -> int:
+def post_multiplier(ends: Sequence[str], opts: ChihuoguoOptions) -> int:
     """牛角尖: twice the bet, four times when the two ends are A and K."""
     ranks = {cards.rank_number(c) for c in ends}
     return opts.ace_king_post_multiplier if ranks == {1, 13} else opts.post_multiplier
 
 
-def settle_bet(ends: list[str], third: str, bet: int, pot: int, opts: ChihuoguoOptions) -> Outcome:
+def settle_bet(
+    ends: Sequence[str], third: str, bet: int, pot: int, opts: ChihuoguoOptions
+) -> Outcome:
     """The bettor's change in chips; the pot moves by the opposite amount.
 
     A win never takes more than the pot holds, and one loss is capped (rule 9).
@@ -55,8 +58,10 @@ def _checked(card: Any) -> str:
 
 def describe_turn(hand: list[str] | dict[str, Any], opts: ChihuoguoOptions) -> dict[str, Any]:
     """看牌: what each third card does to a bet on these two ends."""
-    record = (
-        hand if isinstance(hand, dict) else {"ends": hand[:2], "third": (hand[2:] or [None])[0]}
+    record: dict[str, Any] = (
+        hand
+        if isinstance(hand, dict)
+        else {"ends": hand[:2], "third": hand[2] if len(hand) > 2 else None}
     )
     ends = [_checked(c) for c in record.get("ends", [])]
     if len(ends) != 2:

@@ -40,10 +40,11 @@ def simulate(
 ) -> Simulated:
     """Turns from a deck reshuffled every orbit; the table breaks up when someone cannot ante."""
     base = max(base, 1)
-    opts = ChihuoguoOptions(seats=len(players), min_bet=base, ante=ANTE_IN_BASES * base)
+    ante = ANTE_IN_BASES * base
+    opts = ChihuoguoOptions(seats=len(players), min_bet=base, ante=ante)
     variant: dict[str, Any] = {
         "preset": "seed",
-        "options": {"min_bet": opts.min_bet, "ante": opts.ante},
+        "options": {"min_bet": opts.min_bet, "ante": ante},
     }
     if len(players) != 4:
         variant["options"]["seats"] = len(players)
@@ -60,13 +61,13 @@ def simulate(
         record: dict[str, Any] = {"player": player, "pot": pot, "chips": dict(chips)}
         deltas = dict.fromkeys(players, 0)
         if pot < opts.min_bet:
-            if any(chips[p] < opts.ante for p in players):
+            if any(chips[p] < ante for p in players):
                 break
-            record["antes"] = dict.fromkeys(players, opts.ante)
+            record["antes"] = dict.fromkeys(players, ante)
             for p in players:
-                chips[p] -= opts.ante
-                deltas[p] -= opts.ante
-            pot += opts.ante * len(players)
+                chips[p] -= ante
+                deltas[p] -= ante
+            pot += ante * len(players)
         ends = [deck.pop(), deck.pop()]
         record["ends"] = ends
         tamper = (

@@ -56,6 +56,7 @@ def tally_rounds(
                 break
         if banker_seat is None or len(names) != n or not (2 <= n <= 6 and names <= known):
             hand_scores(index, rnd, known)  # raises DealError naming what is wrong
+            assert banker_seat is not None  # a banker without a seat raised above
         unit = rnd.base * rnd.grab
         banker_total = banker_stake = own_bits = 0
         clean = True

@@ -175,13 +175,14 @@ class Guandan(Engine):
         variant = variant or Variant()
         level = str(variant.options.get("level", "2"))
         over = None
+        given: Any = hand  # card strings, or a JSON record's "cards" (checked by _cards)
         if isinstance(hand, dict):
             level = str(hand.get("level", level))
             over = hand.get("over")
-            hand = hand.get("cards")
+            given = hand.get("cards")
         if level not in combos.LEVELS:
             raise DealError(f"level {level!r} is not a 掼蛋 level (2 … A)")
-        cards = _cards(hand, "a 掼蛋 hand is a list of card strings (S10, HQ, BJ, RJ …)")
+        cards = _cards(given, "a 掼蛋 hand is a list of card strings (S10, HQ, BJ, RJ …)")
         found = combos.interpretations(cards, level)
         best = combos.strongest(found)
         result: dict[str, Any] = {

@@ -167,7 +167,9 @@ def check_tribute(
     hands = {p: Counter(h) for p, h in hands.items()}
     if previous is None:
         payers_logged = tuple(t.payer for t in tributes)
-        problems = [("a tribute in the first hand of a game", payers_logged)] if tributes else []
+        problems: list[Breach] = (
+            [("a tribute in the first hand of a game", payers_logged)] if tributes else []
+        )
         return TributeOutcome(hands, None, problems)
     payers, receivers = due_tribute(previous, seats)
     big_jokers = sum(hands[p]["RJ"] for p in payers)
@@ -175,7 +177,7 @@ def check_tribute(
         text = f"{', '.join(payers)} hold {big_jokers} big jokers: 抗贡, yet a tribute was paid"
         problems = [(text, tuple(payers))] if tributes else []
         return TributeOutcome(hands, previous[0], problems, resisted=True)
-    problems: list[Breach] = []
+    problems = []
     paid = {t.payer: t for t in tributes}
     for t in tributes:
         if t.payer not in payers:

@@ -103,9 +103,9 @@ class Holding:
                 found.append((cards, combo))
         for suit in "SHCD":
             for top, ranks in combos.RUN_SETS[5]:
-                if cards := self.fill(dict.fromkeys(ranks, 1), suit):
+                if run := self.fill(dict.fromkeys(ranks, 1), suit):
                     name = combos.SEQUENCE_NAME[top]
-                    found.append((cards, combos.Combo(combos.STRAIGHT_FLUSH, top, 5, name)))
+                    found.append((run, combos.Combo(combos.STRAIGHT_FLUSH, top, 5, name)))
         if len(self.by_rank.get("BJ", ())) == 2 and len(self.by_rank.get("RJ", ())) == 2:
             found.append((["BJ", "BJ", "RJ", "RJ"], combos.Combo(combos.JOKER_BOMB, 17, 4, "RJ")))
         return [c for c in found if c[0]]
@@ -130,6 +130,7 @@ def choose_play(table: Table, player: str, rng: random.Random) -> tuple[list[str
     """A simple legal move: the cards and, where they are ambiguous, what they are declared as."""
     hand, level = table.hands[player], table.level
     holding = Holding(hand, level)
+    found: tuple[list[str], str | None] | None
     if table.table is None:
         kinds: tuple[str, ...] = (combos.SINGLE, combos.PAIR, combos.TRIPLE)
         if rng.random() < 0.2:

@@ -79,9 +79,14 @@ class PaigowRanking:
         keyed = {frozenset(p): self._key(*p) for p in combinations(self.kinds, 2)}
         order = {key: i for i, key in enumerate(sorted({k for _, k in keyed.values()}))}
         self.hands = {
-            pair: PaigowHand(tuple(sorted(pair, key=self._card_order)), name, order[key])
+            pair: PaigowHand(self._in_order(pair), name, order[key])
             for pair, (name, key) in keyed.items()
         }
+
+    def _in_order(self, pair: frozenset[str]) -> tuple[str, str]:
+        """The two cards of a pair, higher class first."""
+        a, b = sorted(pair, key=self._card_order)
+        return a, b
 
     def _card_order(self, card: str) -> tuple[int, int]:
         kind = self.kinds[card]

@@ -243,14 +243,15 @@ class Shengji(Engine):
     ) -> dict[str, Any]:
         """牌型: what a lead is (single, pair, tractor, throw) at a level and trump; its points."""
         opts = dict((variant or Variant()).options)
+        given: Any = hand  # card strings, or a JSON record's "cards" (checked below)
         if isinstance(hand, dict):
             opts.update({k: hand[k] for k in ("level", "trump") if k in hand})
-            hand = hand.get("cards")
+            given = hand.get("cards")
         level, trump = str(opts.get("level", "2")), str(opts.get("trump", "NT"))
         if level not in LEVELS or trump not in ("S", "H", "C", "D", "NT"):
             raise DealError("升级 needs a level 2 … A and a trump S, H, C, D or NT")
         try:
-            cards = msgspec.convert([str(c).upper() for c in hand], list[Card])
+            cards = msgspec.convert([str(c).upper() for c in given], list[Card])
         except (msgspec.ValidationError, TypeError):
             raise DealError("a 升级 play is a list of card strings (S10, HQ, BJ, RJ …)") from None
         trumps = tricks.Trumps(level, None if trump == "NT" else trump)

@@ -40,8 +40,8 @@ def _tractor(cards: list[str], trumps: tricks.Trumps, length: int) -> list[str] 
     """The lowest tractor of `length` pairs among the cards, as its cards."""
     by_position = {trumps.position(c): c for c in _pairs(cards, trumps)}
     for low in sorted(by_position):
-        run = [by_position.get(low + i) for i in range(length)]
-        if all(run):
+        run = [by_position[low + i] for i in range(length) if low + i in by_position]
+        if len(run) == length:
             return [c for c in run for _ in (0, 1)]
     return None
 
@@ -148,6 +148,7 @@ def play_hand(
         start = seats.index(leader)
         led = lead(hands[leader], trumps, rng)
         shape = tricks.shape(led, trumps)
+        assert shape is not None  # lead() leads cards of one suit
         trick = [(leader, led)]
         for i in range(1, 4):
             player = seats[(start + i) % 4]

@@ -10,7 +10,7 @@ differences. The bank passes on after every round except a 黄庄 without kongs
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,11 +23,13 @@ from compliance.games.yuhuan.options import YuhuanOptions, round_up
 from compliance.games.yuhuan.record import (
     YuhuanEvalHand,
     YuhuanRound,
+    YuhuanWin,
     check_tile_supply,
     hand_context,
 )
 from compliance.games.yuhuan.score import (
     WAIT_NAMES,
+    HandContext,
     Scoring,
     best_scoring,
     loser_scoring,
@@ -114,7 +116,7 @@ def settle_round(
     ctx.win_wild = win.tile == rnd.wildcard
     ctx.self_drawn = win.from_ is None
     ctx.kong_flower, ctx.robbed_kong = win.kong_flower, win.robbed_kong
-    _check_win_flags(rnd, ctx, o, index, out.issues)
+    _check_win_flags(rnd, win, ctx, o, index, out.issues)
     best = best_scoring(ctx, o, itemise)
     if best is None:
         out.issues.append(
@@ -142,7 +144,7 @@ def _illegal(index: int, detail: str, players) -> Integrity:
     return Integrity(round=index, check=ILLEGAL_ACTION, detail=detail, players=tuple(players))
 
 
-def _check_chows(hand, seat: dict[str, str], index: int, issues: list[Integrity]) -> None:
+def _check_chows(hand, seat: Mapping[str, str], index: int, issues: list[Integrity]) -> None:
     """吃牌只能吃上家: a chow is claimed only from the player before you."""
     before = WINDS_ORDER[(WINDS_ORDER.index(hand.wind) - 1) % 4]
     for meld in hand.melds:
@@ -157,10 +159,17 @@ def _check_chows(hand, seat: dict[str, str], index: int, issues: list[Integrity]
 
 
 def _check_win_flags(
-    rnd: YuhuanRound, ctx, o: YuhuanOptions, index: int, issues: list[Integrity]
+    rnd: YuhuanRound,
+    win: YuhuanWin,
+    ctx: HandContext,
+    o: YuhuanOptions,
+    index: int,
+    issues: list[Integrity],
 ) -> None:
-    """杠上开花 only self-drawn after a kong or 杠花; 拉杠 only on another's tile; no win after 黄庄."""
-    win = rnd.win
+    """杠上开花 only self-drawn after a kong or 杠花; 拉杠 only on another's tile; no win after 黄庄.
+
+    `win` is the round's win (`rnd.win`, known to be there).
+    """
     if win.kong_flower and (
         win.from_ is not None
         or not (ctx.flowers or any(m[0] in (KONG, CONCEALED_KONG) for m in ctx.exposed))

@@ -7,6 +7,7 @@ have been dealt: known tiles, at most four of a kind, the right counts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 import msgspec
@@ -105,9 +106,9 @@ def meld_of(record: YuhuanMeld, where: str) -> Meld:
 
 
 def hand_context(
-    tiles: list[str],
+    tiles: Sequence[str],
     melds: list[YuhuanMeld],
-    flowers: list[str],
+    flowers: Sequence[str],
     wind: str,
     wildcard: str | None,
     where: str,

@@ -254,6 +254,7 @@ def best_scoring(ctx: HandContext, o: YuhuanOptions, itemise: bool = False) -> S
                 best, best_key = s, key
     if best is not None and itemise:
         items: list[dict] = []
+        assert best.wait is not None and best.wait_meld is not None  # score() places the wait
         best = score(best.melds, best.wait, best.wait_meld, ctx, o, items)
         best.items = items
     return best

@@ -23,6 +23,7 @@ from compliance.games.yuhuan.tiles import (
     HONOURS,
     KINDS,
     TILES,
+    WIND_TILES,
     counts_of,
     flower_kind,
     shuffled_wall,
@@ -141,7 +142,7 @@ def _round(seating, hands, flowers, melds, wildcard, tiles_left, win) -> YuhuanR
     records = [
         YuhuanHand(
             player=p,
-            wind=f"{i + 1}z",
+            wind=WIND_TILES[i],
             tiles=[TILES[t] for t in sorted(hands[i])],
             melds=melds[i],
             flowers=[TILES[t] for t in flowers[i]],

@@ -19,7 +19,8 @@ Tile = Literal[
 ]  # fmt: skip
 Wind = Literal["1z", "2z", "3z", "4z"]
 
-TILES: tuple[str, ...] = get_args(Tile)
+TILES: tuple[Tile, ...] = get_args(Tile)
+WIND_TILES: tuple[Wind, ...] = get_args(Wind)  # 东 南 西 北, the seats in order
 INDEX: dict[str, int] = {t: i for i, t in enumerate(TILES)}
 KINDS = 34
 COPIES = 4

@@ -125,7 +125,7 @@ def suit_decompositions(
 
 def _chows(key, rank, start, off, extend, pair) -> None:
     """Chows through the lowest real tile: real or 財神 in each higher place."""
-    options = []
+    options: list[tuple[int, ...]] = []
     for pos, r in enumerate(range(start, start + 3)):
         if r < rank:
             options.append((1 << pos,))
@@ -190,7 +190,7 @@ def decompositions(
                 suit_decompositions(suit, key, k, i == pair_at)
                 for i, ((suit, key), k) in enumerate(zip(keys, split, strict=True))
             ]
-            extras = [()]
+            extras: list[tuple[Meld, ...]] = [()]
             if pair_at < 0 or left:
                 extras = _free_groups(suits, seat, flower, pair_at < 0, left // 3)
             for combo in product(*parts):
