@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from compliance.cli.audit import summary_line
 from compliance.cli.options import db_option, open_store
+from compliance.cli.output import summary_line
 from compliance.domain.tiers import Tier
 from compliance.games import game_codes
 from compliance.reporting.model import ReportQuery
