@@ -15,7 +15,7 @@ from compliance.reporting.model import ReportQuery
 from compliance.service_layer import audit as services
 from compliance.service_layer import reports as report_service
 from compliance.service_layer import seeding
-from compliance.simulate import SimulationSpec, write_log
+from compliance.service_layer.simulate import SimulationSpec, write_log
 
 SHORT = {
     Tier.EXEMPT: "exempt",
