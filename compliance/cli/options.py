@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from compliance.service_layer.bootstrap import unit_of_work_factory
-from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory
+from compliance.service_layer.unit_of_work import Store, UnitOfWork, UnitOfWorkFactory
 
 db_option = click.option(
     "--db",
@@ -15,7 +15,7 @@ db_option = click.option(
 )
 
 
-def open_store(db_url: str | None, migrate: bool = True) -> UnitOfWorkFactory:
+def open_store(db_url: str | None, migrate: bool = True) -> Store:
     """A unit-of-work factory on the database (migrated on first use, unless told not to)."""
     return unit_of_work_factory(db_url, set_up=migrate)
 

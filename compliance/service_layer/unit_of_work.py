@@ -93,3 +93,10 @@ class UnitOfWork(Protocol):
 
 
 UnitOfWorkFactory = Callable[[], UnitOfWork]
+
+
+class Store(Protocol):
+    """A unit-of-work factory that can say where it keeps the data, for messages."""
+
+    def __call__(self) -> UnitOfWork: ...
+    def where(self) -> str: ...
