@@ -16,6 +16,7 @@ from compliance.reporting.model import ReportQuery
 from compliance.service_layer import audit as audit_cases
 from compliance.service_layer import reports as report_cases
 from compliance.service_layer import seeding
+from compliance.service_layer.runners import EncodedFinding
 from compliance.service_layer.simulate import SimulatedLog, SimulationSpec, write_log
 from compliance.service_layer.unit_of_work import UnitOfWorkFactory
 
@@ -35,7 +36,8 @@ class FindingTally:
     integrity: Counter[str] = field(default_factory=Counter)
     found: set[tuple[str | None, int, str]] = field(default_factory=set)
 
-    def see(self, finding: Finding) -> None:
+    def see(self, seen: Finding | EncodedFinding) -> None:
+        finding = seen.decoded() if isinstance(seen, EncodedFinding) else seen
         where = finding.jurisdiction or "-"
         if isinstance(finding, ThresholdFinding):
             if finding.session_id is None:
