@@ -36,7 +36,7 @@ from compliance.games.douniu import DouniuRound
 from compliance.logs.reader import Located, read_sessions
 from compliance.service_layer import audit as services
 from compliance.service_layer import seeding
-from compliance.simulate import SimulationSpec, write_log
+from compliance.service_layer.simulate import SimulationSpec, write_log
 
 TARGET_RATE = 80_000
 TARGET_FLOOR_RATIO = 3.0

@@ -15,7 +15,7 @@ import time
 
 from compliance.games import game_codes, get_game
 from compliance.logs.reader import read_sessions
-from compliance.simulate import SimulationSpec, write_log
+from compliance.service_layer.simulate import SimulationSpec, write_log
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ from compliance.db import migrate
 from compliance.db.engine import make_engine
 from compliance.db.unit_of_work import SqlUnitOfWork
 from compliance.service_layer import audit as services
-from compliance.simulate import SimulationSpec, write_log
+from compliance.service_layer.simulate import SimulationSpec, write_log
 
 HOSTILE_NAME = "<script>alert(1)</script>"
 FORMULA_NAME = '=HYPERLINK("http://evil.example","x")'

@@ -1,7 +1,8 @@
 """The `compliance` command: noun groups with verbs, thin over services.
 
-Exit codes: 0 ran (and nothing at or above --fail-on); 1 error; 2 usage;
-3 findings at or above --fail-on.
+Exit codes (ExitCode, in exit_codes.py): 0 ran (and nothing at or above
+--fail-on); 1 error; 2 usage; 3 findings at or above --fail-on (and the
+problems `rules check` and `rules verify` find).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 import click
 
 from compliance import __version__
+from compliance.cli.exit_codes import ExitCode
 from compliance.errors import ComplianceError
 
 DEBUG_VAR = "COMPLIANCE_DEBUG"
@@ -75,7 +77,7 @@ def main() -> None:
         # the reader went away (`| head`): say nothing more, as other Unix tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(1)
+        sys.exit(ExitCode.ERROR)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
-        sys.exit(1)
+        sys.exit(ExitCode.ERROR)

@@ -6,7 +6,9 @@ import sys
 
 import click
 
+from compliance.cli.exit_codes import ExitCode
 from compliance.cli.options import db_option, open_store
+from compliance.cli.output import summary_line
 from compliance.cli.progress import Progress
 from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.tiers import TIER_CODES, Tier
@@ -46,31 +48,6 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
             )
         out[group] = instrument
     return out
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def summary_line(summary: services.AuditSummary, where: str) -> str:
-    tiers = ", ".join(
-        f"{tier} {summary.tiers[tier]}" for tier in TIER_CODES if summary.tiers.get(tier)
-    )
-    kinds = summary.kinds
-    threshold = f"threshold {kinds.get('threshold', 0)}" + (f" ({tiers})" if tiers else "")
-    return (
-        f"audited {plural(summary.sessions, 'session')}{_repeated(summary.repeated)}, "
-        f"{summary.rejects} rejected; "
-        f"findings: {threshold}, "
-        f"integrity {kinds.get('integrity', 0)}, indeterminate {kinds.get('indeterminate', 0)}; "
-        f"run {summary.run_id} stored in {where}"
-    )
-
-
-def _repeated(n: int) -> str:
-    if not n:
-        return ""
-    return f" ({n} repeating an earlier session id of the run: the later line is kept)"
 
 
 @click.command()
@@ -213,4 +190,4 @@ def audit(
     where = store.where()
     click.echo(summary_line(summary, where), err=True)
     if gate.tripped:
-        sys.exit(3)
+        sys.exit(ExitCode.FINDINGS)

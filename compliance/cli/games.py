@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import click
-import msgspec
 
-from compliance.errors import DecodeError
-from compliance.games import NAMES_ZH, game_codes, get_game
-from compliance.logs.reader import Reject, read_sessions
-from compliance.logs.records import Player, Session, Variant
-
-PLAYER_KEYED = ("claimed", "chips", "antes", "hands")
+from compliance.cli.output import plural, to_json
+from compliance.service_layer import settle as svc
 
 
 @click.group()
@@ -30,9 +23,8 @@ def list_games() -> None:
 
     Example: compliance games list
     """
-    for code in game_codes():
-        engine = get_game(code)
-        click.echo(f"{code:<11} {NAMES_ZH.get(code, '')} {engine.name_en}")
+    for game in svc.list_games():
+        click.echo(f"{game.code:<11} {game.name_zh} {game.name_en}")
 
 
 @games.command("eval")
@@ -50,7 +42,6 @@ def evaluate(game: str, cards: tuple[str, ...], preset, options, fmt) -> None:
 
     Example: compliance games eval douniu SA H2 C3 D4 S5
     """
-    engine = get_game(game)
     hand: Any = list(cards)
     if not cards:
         raw = sys.stdin.read()
@@ -60,16 +51,16 @@ def evaluate(game: str, cards: tuple[str, ...], preset, options, fmt) -> None:
             raise click.UsageError(
                 f"give cards as arguments or a JSON record on stdin ({exc})"
             ) from None
-    result = engine.describe(hand, Variant(preset=preset, options=_parse_options(options)))
+    result = svc.describe_hand(game, hand, preset, _parse_options(options))
     if fmt == "json":
-        click.echo(json.dumps(result, ensure_ascii=False))
+        click.echo(to_json(result, indent=None))
     elif "rank" in result:
         extra = f" ×{result['multiplier']}" if "multiplier" in result else ""
         click.echo(f"{result['rank']} {result.get('name_zh', '')}{extra}".rstrip())
     else:
         for key, value in result.items():
             click.echo(
-                f"{key}: {json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else value}"
+                f"{key}: {to_json(value, indent=None) if isinstance(value, (dict, list)) else value}"
             )
 
 
@@ -104,85 +95,20 @@ def settle(file: str, game: str | None, preset: str | None, fmt: str) -> None:
     Example: compliance games settle data/samples/douniu.jsonl
     """
     try:
-        text = Path(file).read_text(encoding="utf-8").strip()
-    except UnicodeDecodeError:
-        raise DecodeError(f"{file}: not UTF-8 text") from None
-    if text.startswith("[") or (text.startswith("{") and '"format"' not in text.split("\n", 1)[0]):
-        if not game:
-            raise click.UsageError("a round record (or a list of them) needs --game")
-        sessions = [_session_of_round(game, preset, text)]
-    else:
-        sessions = []
-        for item in read_sessions(file):
-            if isinstance(item, Reject):
-                raise DecodeError(item.describe())
-            sessions.append(item.session)
+        sessions = svc.settle_file(file, game, preset)
+    except svc.GameNeededError as exc:
+        raise click.UsageError(str(exc)) from None
     for session in sessions:
-        rounds = [_round_dict(r) for r in get_game(session.game).replay(session)]
         if fmt == "json":
-            click.echo(
-                json.dumps({"session_id": session.session_id, "rounds": rounds}, ensure_ascii=False)
-            )
+            rounds = [r.as_dict() for r in session.rounds]
+            click.echo(to_json({"session_id": session.session_id, "rounds": rounds}, indent=None))
             continue
-        n = f"{len(rounds)} round" + ("" if len(rounds) == 1 else "s")
-        click.echo(f"session {session.session_id} ({session.game}, {n})")
-        for r in rounds:
-            deltas = " ".join(f"{p} {d:+d}" for p, d in r["deltas"].items())
-            banker = f" banker {r['banker']}" if r["banker"] else ""
-            click.echo(f"  round {r['index']}{banker}: {deltas}")
-            for issue in r["issues"]:
-                click.echo(f"    {issue['check']}: {issue['detail']}")
-
-
-def _round_dict(result) -> dict[str, Any]:
-    return {
-        "index": result.index,
-        "banker": result.banker,
-        "deltas": result.deltas,
-        "stakes": result.stakes,
-        "rake": result.rake,
-        "issues": [
-            {
-                "check": i.check,
-                "detail": i.detail,
-                "players": list(i.players),
-                "claimed": i.claimed,
-                "expected": i.expected,
-            }
-            for i in result.issues
-        ],
-    }
-
-
-def _session_of_round(game: str, preset: str | None, text: str) -> Session:
-    """Wrap round records in a session whose players are those they name."""
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DecodeError(f"malformed round record: {exc}") from None
-    names: list[str] = []
-
-    def collect(node: Any) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key in ("player", "banker", "from") and isinstance(value, str):
-                    names.append(value)
-                elif key in PLAYER_KEYED and isinstance(value, dict):
-                    names.extend(value)
-                collect(value)
-        elif isinstance(node, list):
-            for value in node:
-                collect(value)
-
-    collect(record)
-    players = [Player(id=name) for name in dict.fromkeys(names)]
-    return Session(
-        format="stakelog/1",
-        session_id="(records)",
-        platform="-",
-        game=game,
-        started_at=datetime.now(UTC),
-        players=players or [Player(id="-")],
-        rounds=msgspec.Raw(msgspec.json.encode(record if isinstance(record, list) else [record])),
-        variant=Variant(preset=preset),
-    )
+        click.echo(
+            f"session {session.session_id} ({session.game}, {plural(len(session.rounds), 'round')})"
+        )
+        for r in session.rounds:
+            deltas = " ".join(f"{p} {d:+d}" for p, d in r.deltas.items())
+            banker = f" banker {r.banker}" if r.banker else ""
+            click.echo(f"  round {r.index}{banker}: {deltas}")
+            for issue in r.issues:
+                click.echo(f"    {issue.check}: {issue.detail}")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
+from compliance.cli.output import to_json
 from compliance.logs.schema import session_schema
 
 
@@ -20,4 +19,4 @@ def schema() -> None:
 
     Example: compliance logs schema > stakelog-1.schema.json
     """
-    click.echo(json.dumps(session_schema(), ensure_ascii=False, indent=2))
+    click.echo(to_json(session_schema()))

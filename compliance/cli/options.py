@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from compliance.service_layer.bootstrap import unit_of_work_factory
+from compliance.service_layer.unit_of_work import Store, UnitOfWork, UnitOfWorkFactory
 
 db_option = click.option(
     "--db",
@@ -14,6 +15,19 @@ db_option = click.option(
 )
 
 
-def open_store(db_url: str | None, migrate: bool = True):
+def open_store(db_url: str | None, migrate: bool = True) -> Store:
     """A unit-of-work factory on the database (migrated on first use, unless told not to)."""
     return unit_of_work_factory(db_url, set_up=migrate)
+
+
+def lazy_store(db_url: str | None) -> UnitOfWorkFactory:
+    """Units of work on the database, which is opened (and migrated) only when first asked for:
+    a command reading rules from files leaves no database behind."""
+    opened: list[UnitOfWorkFactory] = []
+
+    def unit_of_work() -> UnitOfWork:
+        if not opened:
+            opened.append(open_store(db_url))
+        return opened[0]()
+
+    return unit_of_work

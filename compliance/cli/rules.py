@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from datetime import date
 from pathlib import Path
 
 import click
 
-from compliance.cli.options import db_option, open_store
-from compliance.domain.rulediff import condition_words, summarise, words
-from compliance.domain.rules import SUBJECTS
-from compliance.domain.ruleset import Resolver
+from compliance.cli.exit_codes import ExitCode
+from compliance.cli.options import db_option, lazy_store
+from compliance.cli.output import emit, plural, table
+from compliance.domain.rulediff import summarise, words
 from compliance.service_layer import rules as svc
-from compliance.service_layer.unit_of_work import UnitOfWork
+from compliance.service_layer import rules_views as views
 
 FORMAT = click.option(
     "--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True
@@ -31,34 +30,6 @@ SOURCE = click.option(
     metavar="db|PATH",
     help="Read the rules from the database, a data/ folder or a file.",
 )
-
-
-def uow_for(db_url: str | None) -> UnitOfWork:
-    return open_store(db_url)()
-
-
-def read_book(source: str, db_url: str | None):
-    if source == svc.DB:
-        return svc.stored_rules(uow_for(db_url))
-    return svc.read_source(Path(source))
-
-
-def table(rows: list[list[str]]) -> str:
-    """Columns padded to their widest cell (by characters), the last one free."""
-    if not rows:
-        return ""
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    return "\n".join(
-        "  ".join([*(c.ljust(w) for c, w in zip(r, widths, strict=False)), r[-1]]).rstrip()
-        for r in rows
-    )
-
-
-def emit(payload, fmt: str, text: str) -> None:
-    if fmt == "json":
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=2, default=str))
-    elif text:
-        click.echo(text)
 
 
 @click.group()
@@ -79,49 +50,23 @@ def list_(jurisdiction, as_of, fmt, source, db_url) -> None:
 
     Example: compliance rules list --jurisdiction hunan --as-of 2026-03-01
     """
-    book = read_book(source, db_url)
-    code = Resolver(book).lookup(jurisdiction).code if jurisdiction else None
-    day = as_of.date() if as_of else None
-    counts: dict[str, int] = {}
-    for band in book.bands:
-        counts[band.instrument] = counts.get(band.instrument, 0) + 1
-    chosen = [
-        i
-        for i in sorted(
-            book.instruments.values(), key=lambda i: (i.jurisdiction, i.effective_from, i.id)
-        )
-        if (code is None or i.jurisdiction == code) and (day is None or i.in_force(day))
-    ]
+    book = views.read_book(source, lazy_store(db_url))
+    chosen = views.list_instruments(book, jurisdiction, as_of.date() if as_of else None)
     rows = [["instrument", "jurisdiction", "kind", "from", "to", "conf", "bands", "title"]]
     rows += [
         [
             i.id,
             i.jurisdiction,
             i.kind,
-            words(i.effective_from),
-            words(i.effective_to) or "—",
+            i.effective_from,
+            i.effective_to or "—",
             i.confidence + ("!" if i.disputed else ""),
-            str(counts.get(i.id, 0)),
+            str(i.bands),
             i.title,
         ]
         for i in chosen
     ]
-    payload = [
-        {
-            "id": i.id,
-            "jurisdiction": i.jurisdiction,
-            "kind": i.kind,
-            "title": i.title,
-            "effective_from": words(i.effective_from),
-            "effective_to": words(i.effective_to) or None,
-            "confidence": i.confidence,
-            "disputed": i.disputed,
-            "source": i.source,
-            "bands": counts.get(i.id, 0),
-        }
-        for i in chosen
-    ]
-    emit(payload, fmt, table(rows))
+    emit([i.as_dict() for i in chosen], fmt, table(rows))
 
 
 @rules.command()
@@ -139,72 +84,32 @@ def show(jurisdiction, as_of, fmt, source, db_url) -> None:
 
     Example: compliance rules show 湖南 --as-of 2026-03-01
     """
-    book = read_book(source, db_url)
-    resolver = Resolver(book)
-    where = resolver.lookup(jurisdiction)
-    day = as_of.date() if as_of else date.today()
-    rs = resolver.ruleset(where.code, day)
-    order = sorted(rs.bands, key=lambda s: SUBJECTS.index(s) if s in SUBJECTS else len(SUBJECTS))
-    bands = [b for subject in order for b in rs.bands[subject]]
-    payload = {
-        "jurisdiction": where.code,
-        "name": where.name_zh,
-        "as_of": day.isoformat(),
-        "chain": [j.code for j in rs.chain],
-        "bands": [
-            {
-                "id": b.id,
-                "subject": b.subject,
-                "tier": b.tier.code,
-                "tier_label": b.tier.label,
-                "condition": condition_words(b.condition),
-                "game_classes": sorted(b.game_classes),
-                "role": b.role,
-                "article": b.article,
-                "penalty": b.penalty,
-                "instrument": b.instrument,
-                "source": rs.instruments[b.instrument].source,
-                "confidence": min(
-                    b.confidence, rs.instruments[b.instrument].confidence, key="LMH".index
-                ),
-            }
-            for b in bands
-        ],
-        "penalties": [
-            {
-                "id": p.id,
-                "tiers": [t.code for t in p.tiers],
-                "text": p.text,
-                "instrument": p.instrument,
-            }
-            for p in rs.penalties
-        ],
-        "exemptions": [{"id": e.id, "kind": e.kind, "text": e.text} for e in rs.exemptions],
-    }
+    book = views.read_book(source, lazy_store(db_url))
+    rules_in_force = views.show_jurisdiction(book, jurisdiction, as_of.date() if as_of else None)
+    emit(rules_in_force.as_dict(), fmt, _rules_in_force_text(rules_in_force))
+
+
+def _rules_in_force_text(shown: views.RulesInForce) -> str:
     lines = [
-        f"{where.name_zh} {where.code} on {day.isoformat()} "
-        f"(judged by {' < '.join(j.code for j in rs.chain)})"
+        f"{shown.name} {shown.jurisdiction} on {shown.as_of.isoformat()} "
+        f"(judged by {' < '.join(shown.chain)})"
     ]
-    for band, row in zip(bands, payload["bands"], strict=True):
+    for band in shown.bands:
         scope = ", ".join(
-            filter(
-                None,
-                [", ".join(sorted(band.game_classes)), f"role {band.role}" if band.role else ""],
-            )
+            filter(None, [", ".join(band.game_classes), f"role {band.role}" if band.role else ""])
         )
         lines += [
-            f"  {band.tier.label}  [{band.subject}{'; ' + scope if scope else ''}]  {band.id}",
-            f"    when {row['condition']}",
-            f"    {row['instrument']} {band.article} · confidence {row['confidence']} · "
-            f"{row['source']}",
+            f"  {band.tier_label}  [{band.subject}{'; ' + scope if scope else ''}]  {band.id}",
+            f"    when {band.condition}",
+            f"    {band.instrument} {band.article} · confidence {band.confidence} · {band.source}",
         ]
-    if not bands:
+    if not shown.bands:
         lines.append("  no threshold band in force")
-    for p in rs.penalties:
-        lines.append(f"  penalty {', '.join(t.code for t in p.tiers)}: {p.text} ({p.id})")
-    for e in rs.exemptions:
+    for p in shown.penalties:
+        lines.append(f"  penalty {', '.join(p.tiers)}: {p.text} ({p.id})")
+    for e in shown.exemptions:
         lines.append(f"  exemption {e.kind}: {e.text} ({e.id})")
-    emit(payload, fmt, "\n".join(lines))
+    return "\n".join(lines)
 
 
 @rules.command("check")
@@ -225,22 +130,19 @@ def check_(paths, fmt, source, db_url) -> None:
 
     Example: compliance rules check data/
     """
-    full = [p for p in paths if p.is_dir() and (p / "jurisdictions").is_dir()]
-    base = svc.read_source(full[0]) if full else read_book(source, db_url)
-    rest = [p for p in paths if p not in full[:1]]
-    book = svc.with_patch(base, rest) if rest else base
-    problems = svc.check(book)
+    checked = views.check_rules(list(paths), source, lazy_store(db_url))
+    problems = checked.problems
     summary = (
-        f"checked {len(book.bands)} bands of {len(book.instruments)} instruments: "
+        f"checked {checked.bands} bands of {checked.instruments} instruments: "
         f"{len(problems) or 'no'} problem{'s' if len(problems) != 1 else ''}"
     )
     emit(
-        {"problems": [p.as_dict() for p in problems], "bands": len(book.bands)},
+        {"problems": [p.as_dict() for p in problems], "bands": checked.bands},
         fmt,
         "\n".join([*(p.describe() for p in problems), summary]),
     )
     if problems:
-        sys.exit(3)
+        sys.exit(ExitCode.FINDINGS)
 
 
 @rules.command("diff")
@@ -258,22 +160,14 @@ def diff_(old, new, jurisdiction, fmt, source, db_url) -> None:
 
     Example: compliance rules diff 2025-12-31 2026-01-01
     """
-    dates = [_as_date(old), _as_date(new)]
-    if any(dates) and not all(dates):
+    first, second = _as_date(old), _as_date(new)
+    uows = lazy_store(db_url)
+    if first and second:
+        changes = views.diff_days(views.read_book(source, uows), first, second, jurisdiction)
+    elif first or second:
         raise click.UsageError("compare two dates, or two versions (db, a data/ folder, a file)")
-    if all(dates):
-        book = read_book(source, db_url)
-        code = Resolver(book).lookup(jurisdiction).code if jurisdiction else None
-        changes = svc.diff_days(book, dates[0], dates[1], code)
     else:
-        code = jurisdiction
-        if jurisdiction:
-            code = (
-                Resolver(read_book(svc.DB if svc.DB in (old, new) else source, db_url))
-                .lookup(jurisdiction)
-                .code
-            )
-        changes = svc.diff_sources(uow_for(db_url), old, new, code)
+        changes = views.diff_versions(uows, old, new, source, jurisdiction)
     text = "\n".join([*(line for c in changes for line in c.lines()), summarise(changes)])
     emit([c.as_dict() for c in changes], fmt, text)
 
@@ -299,12 +193,10 @@ def import_(files, reason, actor, db_url) -> None:
 
     Example: compliance rules import hunan-2027.toml --reason "湖南 2027 基准 published"
     """
-    result = svc.import_files(uow_for(db_url), list(files), reason, actor)
+    result = svc.import_files(lazy_store(db_url)(), list(files), reason, actor)
     for change in result.changes:
         click.echo("\n".join(change.lines()))
-    click.echo(
-        f"imported {len(files)} file{'s' if len(files) != 1 else ''}: {summarise(result.changes)}"
-    )
+    click.echo(f"imported {plural(len(files), 'file')}: {summarise(result.changes)}")
 
 
 @rules.command("export")
@@ -323,7 +215,7 @@ def export_(out, db_url) -> None:
 
     Example: compliance rules export -o /tmp/rules && compliance rules check /tmp/rules
     """
-    written = svc.export(uow_for(db_url), out)
+    written = svc.export(lazy_store(db_url)(), out)
     click.echo(f"wrote {len(written)} files to {out}")
 
 
@@ -339,13 +231,13 @@ def verify(db_url) -> None:
 
     Example: compliance rules verify --db postgresql://127.0.0.1/compliance
     """
-    verdict = svc.verify(uow_for(db_url))
+    verdict = svc.verify(lazy_store(db_url)())
     for problem in verdict.problems:
         click.echo(problem)
     state = "intact" if verdict.ok else f"{len(verdict.problems)} problems"
     click.echo(f"trail of {verdict.entries} entries over {verdict.rows} rows: {state}")
     if not verdict.ok:
-        sys.exit(3)
+        sys.exit(ExitCode.FINDINGS)
 
 
 @rules.command()
@@ -369,6 +261,6 @@ def history(limit, db_url) -> None:
             e["row_key"],
             e["reason"],
         ]
-        for e in svc.history(uow_for(db_url), limit)
+        for e in svc.history(lazy_store(db_url)(), limit)
     ]
     click.echo(table(rows))

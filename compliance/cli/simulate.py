@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from compliance.games import game_codes
-from compliance.simulate import DEFAULT_JURISDICTIONS, SimulationSpec, write_log
+from compliance.service_layer.simulate import DEFAULT_JURISDICTIONS, SimulationSpec, write_log
 
 
 def game_list(value: tuple[str, ...]) -> tuple[str, ...]:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
-from compliance.cli.options import db_option
-from compliance.cli.rules import table, uow_for
+from compliance.cli.options import db_option, open_store
+from compliance.cli.output import table, to_json
 from compliance.domain.classifier import ClassifierOptions
 from compliance.service_layer import backtest as svc
 
@@ -63,7 +62,7 @@ def whatif(paths, settings, as_of, win_loss_scope, window_days, fmt, db_url) -> 
     if not paths and not settings:
         raise click.UsageError("give --rules FILE or --set BAND.METRIC.BOUND=VALUE")
     result = svc.whatif(
-        uow_for(db_url),
+        open_store(db_url)(),
         svc.edit_with(list(paths), list(settings)),
         ClassifierOptions(win_loss_scope=win_loss_scope),
         as_of.date() if as_of else None,
@@ -78,7 +77,7 @@ def whatif(paths, settings, as_of, win_loss_scope, window_days, fmt, db_url) -> 
     )
     if fmt == "json":
         click.echo(
-            json.dumps(
+            to_json(
                 {
                     "sessions": result.sessions,
                     "players": result.players,
@@ -112,8 +111,6 @@ def whatif(paths, settings, as_of, win_loss_scope, window_days, fmt, db_url) -> 
                         for w in result.window_changes
                     ],
                 },
-                ensure_ascii=False,
-                indent=2,
             )
         )
         return

@@ -14,13 +14,13 @@ from typing import Any
 
 from compliance.domain.audited import AuditedSession, Totals
 from compliance.domain.classifier import ClassifierOptions
-from compliance.domain.findings import Finding
+from compliance.domain.findings import Finding, ThresholdFinding
 from compliance.domain.rules import RuleBook
 from compliance.domain.windows import judge_window
 from compliance.errors import LogError
 from compliance.logs.reader import Reject
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
-from compliance.service_layer.runners import StoredSession, runner_for
+from compliance.service_layer.runners import EncodedFinding, StoredSession, runner_for
 from compliance.service_layer.seeding import ensure_rules
 from compliance.service_layer.unit_of_work import UnitOfWork
 
@@ -107,8 +107,8 @@ def audit(
     uow: UnitOfWork,
     files: list[str],
     options: AuditOptions,
-    on_finding: Callable[[Finding], None] = _ignore,
-    on_session: Callable[[AuditedSession | Reject], None] = lambda s: None,
+    on_finding: Callable[[Finding | EncodedFinding], None] = _ignore,
+    on_session: Callable[[AuditedSession | StoredSession | Reject], None] = lambda s: None,
 ) -> AuditSummary:
     """Audit log files: judge every session, store results in batches, count.
 
@@ -157,7 +157,7 @@ def audit(
         _flush(uow, run_id, batch, rejects)
         uow.runs.refresh_statistics()
         summary.repeated = summary.sessions - uow.runs.count_stored(run_id)
-        for finding in judge_windows(uow, book, options, summary):
+        for finding in judge_windows(uow, book, options, summary, run_id):
             summary.count_finding(finding)
             on_finding(finding)
         uow.runs.finish(run_id, summary.sessions, summary.rejects, summary.as_dict())
@@ -165,7 +165,9 @@ def audit(
     return summary
 
 
-def judge_windows(uow: UnitOfWork, book: RuleBook, options: AuditOptions, summary: AuditSummary):
+def judge_windows(
+    uow: UnitOfWork, book: RuleBook, options: AuditOptions, summary: AuditSummary, run_id: int
+) -> list[ThresholdFinding]:
     """Window findings from the stored sessions, for the run's room owners, platforms and
     players: those it did not meet keep the findings of the runs that did."""
     end = options.as_of or summary.last_day
@@ -173,15 +175,15 @@ def judge_windows(uow: UnitOfWork, book: RuleBook, options: AuditOptions, summar
         return []
     start = end - timedelta(days=options.window_days - 1)
     classifier = make_auditor(book, options).classifier
-    findings = []
-    for figures in uow.windows.figures(summary.platforms, start, end, summary.run_id):
+    findings: list[ThresholdFinding] = []
+    for figures in uow.windows.figures(summary.platforms, start, end, run_id):
         finding = judge_window(classifier, figures)
         if finding is None:
             continue
         if finding.rule is not None:
             finding.sessions = uow.windows.sessions_behind(figures)
         findings.append(finding)
-    uow.windows.store_findings(summary.run_id, findings)
+    uow.windows.store_findings(run_id, findings)
     summary.windows = len(findings)
     return findings
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -137,7 +137,8 @@ def _rejudge_windows(
     start = end - timedelta(days=window_days - 1)
     for figures in uow.windows.figures(platforms, start, end):
         before, after = judge_window(now, figures), judge_window(then, figures)
-        if before is None and after is None:
+        judged = after or before
+        if judged is None:
             continue
         result.windows += 1
         was, becomes = (before.tier if before else "none"), (after.tier if after else "none")
@@ -146,7 +147,7 @@ def _rejudge_windows(
                 WindowChange(
                     figures.platform,
                     figures.subject,
-                    (after or before).jurisdiction,
+                    judged.jurisdiction,
                     start,
                     end,
                     was,
@@ -174,7 +175,7 @@ def session_facts(
     session: dict[str, Any],
     players: list[dict[str, Any]],
     classes: dict[str, str],
-    prizes: set[str] = frozenset(),
+    prizes: Set[str] = frozenset(),
 ) -> SessionFacts:
     """A stored session rebuilt as the classifier sees it (sessions + player_metrics rows).
 

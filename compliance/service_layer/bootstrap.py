@@ -21,7 +21,7 @@ def unit_of_work_factory(url: str | None = None, set_up: bool = True) -> SqlUnit
     return SqlUnitOfWorkFactory(resolved, engine)
 
 
-def upgrade(url: str | None = None) -> str:
+def upgrade(url: str | None = None) -> str | None:
     """Migrate the database to the newest schema; the revision it is at."""
     engine = unit_of_work_factory(url, set_up=False).engine
     with translated():
@@ -29,7 +29,7 @@ def upgrade(url: str | None = None) -> str:
         return migrate.current(engine)
 
 
-def revisions(url: str | None = None) -> tuple[str | None, str]:
+def revisions(url: str | None = None) -> tuple[str | None, str | None]:
     """The database's schema revision, and the newest one."""
     engine = unit_of_work_factory(url, set_up=False).engine
     with translated():

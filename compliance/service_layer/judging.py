@@ -95,8 +95,8 @@ class Auditor:
         )
         findings = self.classifier.classify(facts, self.as_of)
         tiers = {f.player: f.tier for f in findings if isinstance(f, ThresholdFinding)}
-        for p in players:
-            p.tier = tiers.get(p.id)
+        for player in players:
+            player.tier = tiers.get(player.id)
         return AuditedSession(
             platform=s.platform,
             session_id=s.session_id,

@@ -141,7 +141,8 @@ class EncodedFinding:
     __slots__ = ("_json", "_decoded", "kind", "tier", "check")
 
     def __init__(self, json: bytes, kind: str, tier: str | None, check: str | None):
-        self._json, self._decoded = json, None
+        self._json = json
+        self._decoded: Finding | None = None
         self.kind, self.tier, self.check = kind, tier, check
 
     def to_json(self) -> bytes:
@@ -237,6 +238,8 @@ def _start_worker(auditor: Auditor, store: UnitOfWorkFactory | None) -> None:
 
 
 def _audit_partition(task: Task) -> tuple[list, Totals]:
+    if _worker_auditor is None:
+        raise RuntimeError("a pool worker audits only after _start_worker gave it the auditor")
     return audit_partition(_worker_auditor, _worker_store, task)
 
 
@@ -265,6 +268,8 @@ def _audit_partition_of(auditor: Auditor, store: UnitOfWorkFactory | None, task:
     uow = _store(store)
     if uow is None:
         return items, totals
+    if run_id is None:
+        raise ValueError("a worker stores sessions only for a started run (task without run id)")
     with uow:
         uow.runs.store_sessions(run_id, sessions)
         uow.commit()
@@ -275,7 +280,7 @@ def _audit_partition_of(auditor: Auditor, store: UnitOfWorkFactory | None, task:
             item.platform,
             item.session_id,
             item.day,
-            item.encoded if with_findings else [],
+            (item.encoded or []) if with_findings else [],
             [(f.kind, getattr(f, "tier", None), getattr(f, "check", None)) for f in item.findings],
         )
         for item in items

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import date
+from types import TracebackType
 from typing import Any, Protocol
 
 from compliance.db.trail import Verdict
@@ -76,14 +77,25 @@ class UnitOfWork(Protocol):
     Leaving the block without a commit rolls back what is pending.
     """
 
-    rules: RulesRepository
-    runs: RunsRepository
-    windows: WindowsRepository
-    trail: TrailRepository
-    reports: ReportsRepository
+    @property
+    def rules(self) -> RulesRepository: ...
+    @property
+    def runs(self) -> RunsRepository: ...
+    @property
+    def windows(self) -> WindowsRepository: ...
+    @property
+    def trail(self) -> TrailRepository: ...
+    @property
+    def reports(self) -> ReportsRepository: ...
 
     def __enter__(self) -> UnitOfWork: ...
-    def __exit__(self, *exc: object) -> None: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+        /,
+    ) -> None: ...
     def commit(self) -> None: ...
     def rollback(self) -> None: ...
     def worker_factory(self) -> UnitOfWorkFactory | None:
@@ -93,3 +105,10 @@ class UnitOfWork(Protocol):
 
 
 UnitOfWorkFactory = Callable[[], UnitOfWork]
+
+
+class Store(Protocol):
+    """A unit-of-work factory that can say where it keeps the data, for messages."""
+
+    def __call__(self) -> UnitOfWork: ...
+    def where(self) -> str: ...

@@ -259,7 +259,7 @@ def test_workers_storing_one_session_at_once_take_turns_and_keep_the_later_line(
 def test_sqlite_keeps_planner_statistics_of_the_stored_sessions(sqlite_url, tmp_path):
     from sqlalchemy import text
 
-    from compliance.simulate import SimulationSpec, write_log
+    from compliance.service_layer.simulate import SimulationSpec, write_log
 
     engine = make_engine(sqlite_url)
     ensure_schema(engine)

@@ -188,7 +188,7 @@ def test_a_run_stopped_part_way_keeps_what_it_stored_and_every_report_says_so(tm
     from compliance.db.unit_of_work import SqlUnitOfWork
     from compliance.reporting.markdown import render_markdown
     from compliance.service_layer import audit as services
-    from compliance.simulate import SimulationSpec, write_log
+    from compliance.service_layer.simulate import SimulationSpec, write_log
 
     log = tmp_path / "sessions.jsonl"
     write_log(SimulationSpec(games=("douniu",), sessions=30, seed=3), str(log))

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from compliance.cli import cli
 from compliance.games import game_codes
 from compliance.service_layer import audit as services
-from compliance.simulate import SimulationSpec, write_log
+from compliance.service_layer.simulate import SimulationSpec, write_log
 from tests.fakes import FakeUnitOfWork
 
 

@@ -13,7 +13,7 @@ from compliance.logs.reader import Reject
 from compliance.service_layer import audit as services
 from compliance.service_layer import backtest
 from compliance.service_layer import rules as rules_service
-from compliance.simulate import SimulationSpec, write_log
+from compliance.service_layer.simulate import SimulationSpec, write_log
 from tests.rule_files import moved_line
 
 SETTINGS = [

@@ -8,7 +8,7 @@ import pytest
 
 from compliance.errors import UnknownGameError
 from compliance.games import NAMES_ZH, game_codes, get_game, names_zh, specs
-from compliance.simulate import SIMULATORS, simulator_for
+from compliance.service_layer.simulate import SIMULATORS, simulator_for
 
 
 def test_each_package_declares_the_spec_of_its_own_code():

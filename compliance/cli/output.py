@@ -1,0 +1,62 @@
+"""输出: the shapes every command prints in: padded tables, JSON or text, plurals."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from compliance.domain.tiers import TIER_CODES
+from compliance.service_layer.audit import AuditSummary
+
+
+def table(rows: Sequence[Sequence[str]]) -> str:
+    """Columns padded to their widest cell (by characters), the last one free."""
+    if not rows:
+        return ""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join(
+        "  ".join([*(c.ljust(w) for c, w in zip(r, widths, strict=False)), r[-1]]).rstrip()
+        for r in rows
+    )
+
+
+def to_json(payload: Any, indent: int | None = 2) -> str:
+    """Chinese as it is, dates and decimals as their text."""
+    return json.dumps(payload, ensure_ascii=False, indent=indent, default=str)
+
+
+def emit(payload: Any, fmt: str, text: str) -> None:
+    """The payload as indented JSON when `fmt` is json, else the text (if any)."""
+    if fmt == "json":
+        click.echo(to_json(payload))
+    elif text:
+        click.echo(text)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def summary_line(summary: AuditSummary, where: str) -> str:
+    """The one line an audit (and the demo) ends with."""
+    tiers = ", ".join(
+        f"{tier} {summary.tiers[tier]}" for tier in TIER_CODES if summary.tiers.get(tier)
+    )
+    kinds = summary.kinds
+    threshold = f"threshold {kinds.get('threshold', 0)}" + (f" ({tiers})" if tiers else "")
+    return (
+        f"audited {plural(summary.sessions, 'session')}{_repeated(summary.repeated)}, "
+        f"{summary.rejects} rejected; "
+        f"findings: {threshold}, "
+        f"integrity {kinds.get('integrity', 0)}, indeterminate {kinds.get('indeterminate', 0)}; "
+        f"run {summary.run_id} stored in {where}"
+    )
+
+
+def _repeated(n: int) -> str:
+    if not n:
+        return ""
+    return f" ({n} repeating an earlier session id of the run: the later line is kept)"

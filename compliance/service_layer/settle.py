@@ -1,0 +1,164 @@
+"""结算: settle a session log, or bare round records, by the rules; say what a hand is.
+
+No database: the use cases of `compliance games` return plain data.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from compliance.domain.rounds import RoundResult
+from compliance.errors import ConfigError, DecodeError
+from compliance.games import NAMES_ZH, game_codes, get_game
+from compliance.logs.reader import Reject, read_sessions
+from compliance.logs.records import Player, Session, Variant
+
+PLAYER_KEYED = ("claimed", "chips", "antes", "hands")
+RECORDS_SESSION_ID = "(records)"
+
+
+class GameNeededError(ConfigError):
+    """Round records name no game: the caller must say which."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    code: str
+    name_zh: str
+    name_en: str
+
+
+def list_games() -> list[GameRow]:
+    """游戏: the games this tool replays, by code."""
+    return [GameRow(code, NAMES_ZH.get(code, ""), get_game(code).name_en) for code in game_codes()]
+
+
+def describe_hand(
+    game: str,
+    hand: list[str] | dict[str, Any],
+    preset: str | None = None,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """牌型: what a hand (cards, or a JSON record) is under the game's rules and variant."""
+    return get_game(game).describe(hand, Variant(preset=preset, options=options or {}))
+
+
+@dataclass(frozen=True)
+class IntegrityIssue:
+    """完整性问题 of one round: what the log claims against what the rules give."""
+
+    check: str
+    detail: str
+    players: list[str]
+    claimed: dict[str, int] | None
+    expected: dict[str, int] | None
+
+
+@dataclass(frozen=True)
+class SettledRound:
+    """一局结算: one round's deltas, stakes, rake and integrity issues."""
+
+    index: int
+    banker: str | None
+    deltas: dict[str, int]
+    stakes: dict[str, int]
+    rake: int
+    issues: list[IntegrityIssue]
+
+    @classmethod
+    def of(cls, result: RoundResult) -> SettledRound:
+        return cls(
+            index=result.index,
+            banker=result.banker,
+            deltas=result.deltas,
+            stakes=result.stakes,
+            rake=result.rake,
+            issues=[
+                IntegrityIssue(i.check, i.detail, list(i.players), i.claimed, i.expected)
+                for i in result.issues
+            ],
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SettledSession:
+    session_id: str
+    game: str
+    rounds: list[SettledRound]
+
+
+def settle_file(
+    path: str | Path, game: str | None = None, preset: str | None = None
+) -> list[SettledSession]:
+    """结算: every round of each session of a log, or of a file of round records (one, or a
+    JSON list) of `game`, whose players are those the records name (GameNeededError without it)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8").strip()
+    except UnicodeDecodeError:
+        raise DecodeError(f"{path}: not UTF-8 text") from None
+    if is_round_records(text):
+        if not game:
+            raise GameNeededError("a round record (or a list of them) needs --game")
+        sessions = [session_of_rounds(game, preset, text)]
+    else:
+        sessions = []
+        for item in read_sessions(str(path)):
+            if isinstance(item, Reject):
+                raise DecodeError(item.describe())
+            sessions.append(item.session)
+    return [settle_session(session) for session in sessions]
+
+
+def settle_session(session: Session) -> SettledSession:
+    rounds = [SettledRound.of(r) for r in get_game(session.game).replay(session)]
+    return SettledSession(session.session_id, session.game, rounds)
+
+
+def is_round_records(text: str) -> bool:
+    """A JSON list, or an object whose first line names no `format`: not a session log."""
+    return text.startswith("[") or (
+        text.startswith("{") and '"format"' not in text.split("\n", 1)[0]
+    )
+
+
+def session_of_rounds(game: str, preset: str | None, text: str) -> Session:
+    """Wrap round records in a session whose players are those they name."""
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DecodeError(f"malformed round record: {exc}") from None
+    names: list[str] = []
+
+    def collect(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("player", "banker", "from") and isinstance(value, str):
+                    names.append(value)
+                elif key in PLAYER_KEYED and isinstance(value, dict):
+                    names.extend(value)
+                collect(value)
+        elif isinstance(node, list):
+            for value in node:
+                collect(value)
+
+    collect(record)
+    players = [Player(id=name) for name in dict.fromkeys(names)]
+    return Session(
+        format="stakelog/1",
+        session_id=RECORDS_SESSION_ID,
+        platform="-",
+        game=game,
+        started_at=datetime.now(UTC),
+        players=players or [Player(id="-")],
+        rounds=msgspec.Raw(msgspec.json.encode(record if isinstance(record, list) else [record])),
+        variant=Variant(preset=preset),
+    )

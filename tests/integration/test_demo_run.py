@@ -1,0 +1,14 @@
+"""The demo use case on a SQLite file: seed, simulate, audit, report, as data."""
+
+from __future__ import annotations
+
+from compliance.service_layer.bootstrap import unit_of_work_factory
+from compliance.service_layer.demo import run_demo
+
+
+def test_the_demo_catches_what_it_tampered_with_and_writes_the_report(sqlite_url, tmp_path):
+    log = str(tmp_path / "demo.jsonl")
+    shown = run_demo(unit_of_work_factory(sqlite_url), 24, 2026, log, tmp_path / "report.html")
+    assert shown.audit.sessions == 24 and shown.rule_rows > 0
+    assert shown.caught == len(shown.tally.found & set(shown.log.anomalies))
+    assert shown.report_path.exists() and shown.report_path.read_text(encoding="utf-8")
