@@ -1,4 +1,4 @@
-"""The `compliance` command: noun groups with verbs, thin over services.
+"""The `compliance` command: noun groups with verbs, thin over the service layer.
 
 Exit codes (ExitCode, in exit_codes.py): 0 ran (and nothing at or above
 --fail-on); 1 error; 2 usage; 3 findings at or above --fail-on (and the

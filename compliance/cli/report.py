@@ -7,7 +7,7 @@ import click
 from compliance.cli.audit import FAIL_ON
 from compliance.cli.options import db_option, open_store
 from compliance.reporting.model import ReportQuery
-from compliance.service_layer import reports as report_service
+from compliance.service_layer import reports
 
 
 class RunParam(click.ParamType):
@@ -24,7 +24,7 @@ class RunParam(click.ParamType):
 @click.command()
 @click.argument("run", type=RunParam(), required=False)
 @click.option(
-    "--format", "fmt", type=click.Choice(report_service.FORMATS), default="html", show_default=True
+    "--format", "fmt", type=click.Choice(reports.FORMATS), default="html", show_default=True
 )
 @click.option(
     "--output",
@@ -79,13 +79,13 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
     )
     if run is None:
         run = None if (since or until) else "latest"
-    built = report_service.make_report(store(), query, run)
+    built = reports.make_report(store(), query, run)
     if output == "-":
-        for piece in report_service.chunks(built, fmt, lang):
+        for piece in reports.chunks(built, fmt, lang):
             click.echo(piece, nl=False)
         return
-    path = report_service.write_report(
-        built, fmt, output or f"report{report_service.SUFFIX[fmt]}", lang
+    path = reports.write_report(
+        built, fmt, output or f"report{reports.SUFFIX[fmt]}", lang
     )
     findings = built.total
     click.echo(f"report of {built.sessions} sessions and {findings} findings → {path}")

@@ -108,7 +108,7 @@ def whatif(
                     result.changes.append(
                         TierChange(
                             facts.platform,
-                            facts.session_id,
+                            session["session_id"],
                             facts.day,
                             p.id,
                             _code(resolver, p.jurisdiction or facts.jurisdiction),
