@@ -84,8 +84,6 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
         for piece in reports.chunks(built, fmt, lang):
             click.echo(piece, nl=False)
         return
-    path = reports.write_report(
-        built, fmt, output or f"report{reports.SUFFIX[fmt]}", lang
-    )
+    path = reports.write_report(built, fmt, output or f"report{reports.SUFFIX[fmt]}", lang)
     findings = built.total
     click.echo(f"report of {built.sessions} sessions and {findings} findings → {path}")
