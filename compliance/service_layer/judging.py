@@ -65,7 +65,15 @@ class Auditor:
             session_figures = session_metrics(summary, list(measured.values()), s.point_value)
         fallback = s.jurisdiction or self.default_jurisdiction
         players = [
-            AuditedPlayer(p.id, p.name, p.jurisdiction or fallback, p.kin_group, measured.get(p.id))
+            AuditedPlayer(
+                p.id,
+                p.name,
+                p.jurisdiction or fallback,
+                p.kin_group,
+                measured.get(p.id),
+                jurisdiction_written=p.jurisdiction or s.jurisdiction,
+                jurisdiction_code=self.place(p.jurisdiction or fallback),
+            )
             for p in s.players
         ]
         facts = SessionFacts(
@@ -115,9 +123,21 @@ class Auditor:
             source_line=item.line,
             findings=findings,
             minors=sum(1 for p in s.players if p.minor),
+            jurisdiction_written=s.jurisdiction,
+            jurisdiction_code=self.place(fallback),
         )
         check_storable(judged, s.ended_at)
         return judged
+
+    def place(self, written: str | None) -> str | None:
+        """法域代码: the code of the jurisdiction a log names by code, name or alias; what it
+        wrote when the rule book knows no such place."""
+        if written is None:
+            return None
+        try:
+            return self.classifier.resolver.lookup(written).code
+        except JurisdictionError:
+            return written
 
     def audit_file(
         self, path: str, start: int = 0, end: int | None = None
