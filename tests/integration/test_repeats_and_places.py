@@ -32,7 +32,11 @@ def test_two_concurrent_audits_of_one_log_under_two_names_count_no_repeats(any_d
 
     def run(path):
         options = services.AuditOptions(batch_size=10, window_days=0)
-        return services.audit(SqlUnitOfWork(make_engine(any_db_url)), [str(path)], options)
+        engine = make_engine(any_db_url)
+        try:
+            return services.audit(SqlUnitOfWork(engine), [str(path)], options)
+        finally:
+            engine.dispose()
 
     with ThreadPoolExecutor(2) as pool:
         summaries = list(pool.map(run, [first, second]))
@@ -55,6 +59,7 @@ def test_the_store_counts_the_ids_its_own_run_met_twice_not_those_another_run_to
         uow.runs.store_sessions(mine, [judged[5], judged[5]])
         uow.commit()
         assert (uow.runs.count_repeated(mine), uow.runs.count_repeated(other)) == (2, 0)
+    engine.dispose()
 
 
 def test_a_place_written_as_a_name_is_stored_as_its_code_with_what_was_written(
@@ -97,6 +102,7 @@ def test_a_place_written_as_a_name_is_stored_as_its_code_with_what_was_written(
         figures = uow.windows.figures({"p1"}, date(2026, 1, 1), date(2026, 1, 31))
     owner = next(f for f in figures if f.kind == "owner")
     assert owner.places == {"420000": 3, "无名之地": 1}
+    engine.dispose()
 
 
 BEFORE = "2e38da211e8e"
@@ -164,3 +170,4 @@ def test_the_migration_resolves_the_places_already_stored(any_db_url):
         ("c", "430000", "CN-HN"),
     ]
     migrate.check(engine)
+    engine.dispose()

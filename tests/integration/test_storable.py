@@ -94,6 +94,7 @@ def test_a_line_no_column_could_hold_is_one_reject_and_the_run_goes_on(any_db_ur
     assert not others and line == 1 and stored == [GOOD["session_id"]]
     assert stored_reason.startswith(reason) and "\x00" not in stored_reason + sid
     assert sid == bad["session_id"].replace("\x00", "\\u0000")
+    engine.dispose()
 
 
 def test_a_nul_in_a_reject_is_stored_escaped_and_cut_to_the_column(any_db_url, tmp_path):
@@ -107,6 +108,7 @@ def test_a_nul_in_a_reject_is_stored_escaped_and_cut_to_the_column(any_db_url, t
         sid, reason = conn.execute(select(RejectRow.session_id, RejectRow.reason)).one()
     assert sid == ("\\u0000" * 22)[:127] + "…"
     assert reason.startswith("unknown game") and "\x00" not in reason
+    engine.dispose()
 
 
 def test_a_rejects_own_texts_have_their_nul_escaped():
