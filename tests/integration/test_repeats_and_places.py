@@ -171,3 +171,19 @@ def test_the_migration_resolves_the_places_already_stored(any_db_url):
     ]
     migrate.check(engine)
     engine.dispose()
+
+
+def test_a_report_on_a_province_counts_its_sessions_however_the_logs_named_it(any_db_url, tmp_path):
+    from compliance.reporting.model import ReportQuery
+    from compliance.service_layer import reports as report_service
+
+    names = ["湖北", "420000", "hubei", "湖南"]
+    sessions = [room(n, "boss", f"2026-01-1{n}", where=where) for n, where in enumerate(names)]
+    engine = make_engine(any_db_url)
+    ensure_schema(engine)
+    services.audit(
+        SqlUnitOfWork(engine), [write(tmp_path / "a.jsonl", sessions)], services.AuditOptions()
+    )
+    report = report_service.make_report(SqlUnitOfWork(engine), ReportQuery(jurisdiction="湖北"))
+    assert (report.sessions, report.players) == (3, 12)
+    engine.dispose()
