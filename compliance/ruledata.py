@@ -9,7 +9,6 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterable
 from datetime import date
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,10 @@ from compliance.domain.rules import (
     Penalty,
     RuleBook,
     Wage,
+    finite_number,
+    jurisdiction_code,
     parse_condition,
+    whole_number,
 )
 from compliance.domain.tiers import Tier
 from compliance.errors import RulesError
@@ -97,6 +99,12 @@ def _parse_date(value: Any, where: str) -> date:
         raise RulesError(f"{where}: bad date {value!r}") from None
 
 
+def _year(raw: Any, where: str) -> int:
+    year = whole_number(raw, f"{where} year")
+    assert year is not None
+    return year
+
+
 def add_games(book: RuleBook, doc: dict[str, Any], name: str) -> None:
     for row in doc.get("game_class", []):
         code = _need(row, "code", name)
@@ -115,7 +123,7 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
     head = doc.get("jurisdiction")
     if not isinstance(head, dict):
         raise RulesError(f"{name}: no [jurisdiction] table")
-    code = str(_need(head, "code", name))
+    code = jurisdiction_code(_need(head, "code", name), name)
     if code in book.jurisdictions:
         raise RulesError(f"{name}: jurisdiction {code} defined twice")
     book.jurisdictions[code] = Jurisdiction(
@@ -123,7 +131,7 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
         name_zh=_need(head, "name_zh", name),
         name_en=head.get("name_en", ""),
         level=_need(head, "level", name),
-        parent=str(head["parent"]) if head.get("parent") else None,
+        parent=jurisdiction_code(head["parent"], f"{name} parent") if head.get("parent") else None,
         aliases=tuple(head.get("aliases", [])),
     )
     for row in doc.get("instrument", []):
@@ -185,9 +193,11 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
                 tiers=tuple(_tier(t, where) for t in _need(row, "tiers", where)),
                 article=row.get("article", ""),
                 text=_need(row, "text", where),
-                detention_days_max=row.get("detention_days_max"),
-                fine_min=row.get("fine_min"),
-                fine_max=row.get("fine_max"),
+                detention_days_max=whole_number(
+                    row.get("detention_days_max"), f"{where} detention_days_max"
+                ),
+                fine_min=whole_number(row.get("fine_min"), f"{where} fine_min"),
+                fine_max=whole_number(row.get("fine_max"), f"{where} fine_max"),
                 offence=row.get("offence"),
                 source=row.get("source", ""),
                 confidence=_confidence(row, where, default="M"),
@@ -224,7 +234,7 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
                 kind=kind,
                 article=row.get("article", ""),
                 text=_need(row, "text", where),
-                within_days=row.get("within_days"),
+                within_days=whole_number(row.get("within_days"), f"{where} within_days"),
             )
         )
     for row in doc.get("wage", []):
@@ -232,8 +242,8 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
         book.wages.append(
             Wage(
                 city=str(_need(row, "city", where)),
-                year=int(_need(row, "year", where)),
-                monthly=Decimal(str(_need(row, "monthly", where))),
+                year=_year(_need(row, "year", where), where),
+                monthly=finite_number(_need(row, "monthly", where), f"{where} monthly"),
                 source=_need(row, "source", where),
                 confidence=_confidence(row, where),
                 note=row.get("note", ""),
@@ -245,7 +255,7 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
             Multiplier(
                 jurisdiction=code,
                 game_class=_need(row, "game_class", where),
-                factor=Decimal(str(_need(row, "factor", where))),
+                factor=finite_number(_need(row, "factor", where), f"{where} factor"),
                 source=row.get("source", ""),
                 confidence=_confidence(row, where, default="M"),
             )

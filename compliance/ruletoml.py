@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from compliance.domain.rules import Comparison, Condition, RuleBook
+from compliance.errors import RulesError
 
 SKIP = {"jurisdiction", "seq"}
 RENAME = {"condition": "when", "game_class": "class"}
@@ -181,11 +182,20 @@ def file_name(book: RuleBook, code: str) -> str:
 
 def export_book(book: RuleBook, out: Path) -> list[Path]:
     """Write games.toml and jurisdictions/*.toml under `out`, the layout of data/."""
-    (out / "jurisdictions").mkdir(parents=True, exist_ok=True)
-    written = [out / "games.toml"]
+    folder = out / "jurisdictions"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {code: _inside(folder, file_name(book, code)) for code in sorted(book.jurisdictions)}
+    written = [_inside(out, "games.toml")]
     written[0].write_text(dumps_games(book), encoding="utf-8")
-    for code in sorted(book.jurisdictions):
-        path = out / "jurisdictions" / file_name(book, code)
+    for code, path in paths.items():
         path.write_text(dumps_jurisdiction(book, code), encoding="utf-8")
         written.append(path)
     return written
+
+
+def _inside(folder: Path, name: str) -> Path:
+    """`folder / name`, or RulesError when that file would be anywhere but in `folder`."""
+    path = folder / name
+    if path.resolve().parent != folder.resolve():
+        raise RulesError(f"refused to write {str(path)!r}: it is not a file of {str(folder)!r}")
+    return path

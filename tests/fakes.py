@@ -29,6 +29,7 @@ class FakeRuns:
         self.sessions: dict[tuple[str, str], object] = {}
         self.session_runs: dict[tuple[str, str], int] = {}
         self.rejects: list = []
+        self.repeated: dict[int, int] = {}
 
     def start(self, files, as_of, options):
         self.runs.append({"files": files, "as_of": as_of, "options": options})
@@ -39,6 +40,8 @@ class FakeRuns:
 
     def store_sessions(self, run_id, batch):
         for s in batch:
+            if self.session_runs.get(s.key) == run_id:
+                self.repeated[run_id] = self.repeated.get(run_id, 0) + 1
             self.sessions[s.key] = s
             self.session_runs[s.key] = run_id
 
@@ -47,6 +50,9 @@ class FakeRuns:
 
     def count_stored(self, run_id):
         return sum(1 for run in self.session_runs.values() if run == run_id)
+
+    def count_repeated(self, run_id):
+        return self.repeated.get(run_id, 0)
 
     def refresh_statistics(self):
         pass

@@ -173,6 +173,7 @@ class AuditRunRow(Base):
     sessions: Mapped[int] = mapped_column(Integer, default=0)
     rejects: Mapped[int] = mapped_column(Integer, default=0)
     summary: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    repeated: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SessionRow(Base):
@@ -197,6 +198,7 @@ class SessionRow(Base):
     source_file: Mapped[str] = mapped_column(Text)
     source_line: Mapped[int] = mapped_column(BigInteger)
     minors: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    jurisdiction_written: Mapped[str | None] = mapped_column(String(32))
 
 
 def of_a_session(index: Index) -> tuple:
@@ -229,6 +231,7 @@ class PlayerMetricsRow(Base):
     rounds: Mapped[int] = mapped_column(Integer, default=0)
     banker_rounds: Mapped[int] = mapped_column(Integer, default=0)
     tier: Mapped[str | None] = mapped_column(String(32))
+    jurisdiction_written: Mapped[str | None] = mapped_column(String(32))
 
 
 class FindingRow(Base):

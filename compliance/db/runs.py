@@ -92,9 +92,9 @@ class SqlRunsRepository:
         place = self._placer(run_id)
         by_key: dict[tuple[str, str], AuditedSession] = {}
         for s in batch:
-            kept = by_key.get(s.key)
-            if kept is None or place(s.source_file, s.source_line) > place(
-                kept.source_file, kept.source_line
+            earlier = by_key.get(s.key)
+            if earlier is None or place(s.source_file, s.source_line) > place(
+                earlier.source_file, earlier.source_line
             ):
                 by_key[s.key] = s
         money = float if self.conn.dialect.name == "sqlite" else same
@@ -107,7 +107,13 @@ class SqlRunsRepository:
             for key, s in by_key.items()
         }
         bulk.hold_write_lock(self.conn)
-        latest = [rows[s.key] for s in self._forget(run_id, list(by_key.values()), place)]
+        kept, met_before = self._forget(run_id, list(by_key.values()), place)
+        repeats = len(batch) - len(by_key) + met_before
+        if repeats:
+            self.conn.execute(
+                update(RUNS).where(RUNS.c.id == run_id).values(repeated=RUNS.c.repeated + repeats)
+            )
+        latest = [rows[s.key] for s in kept]
         if not latest:
             return
         bulk.insert_rows(
@@ -124,10 +130,13 @@ class SqlRunsRepository:
             self.conn, FINDINGS, FINDING_COLUMNS, [v for _, _, found in latest for v in found]
         )
 
-    def _forget(self, run_id: int, sessions: list[AuditedSession], place) -> list[AuditedSession]:
+    def _forget(
+        self, run_id: int, sessions: list[AuditedSession], place
+    ) -> tuple[list[AuditedSession], int]:
         """Delete what is stored of these sessions, unless this run stored a later line
-        of one; the sessions to store."""
+        of one; the sessions to store, and how many this run had stored already."""
         by_platform: dict[str, dict[str, AuditedSession]] = {}
+        met_before = 0
         for s in sessions:
             by_platform.setdefault(s.platform, {})[s.session_id] = s
         for platform, batch in by_platform.items():
@@ -146,6 +155,7 @@ class SqlRunsRepository:
                 replaced = []
                 for sid, stored_run, file, line in stored:
                     new = batch[sid]
+                    met_before += stored_run == run_id
                     if stored_run == run_id and place(file, line) > place(
                         new.source_file, new.source_line
                     ):
@@ -160,7 +170,7 @@ class SqlRunsRepository:
                             table.c.platform == platform, table.c.session_id.in_(replaced)
                         )
                     )
-        return [s for batch in by_platform.values() for s in batch.values()]
+        return [s for batch in by_platform.values() for s in batch.values()], met_before
 
     def _placer(self, run_id: int):
         """(file, line) → where that line comes in the run's input, files in the run's order."""
@@ -190,6 +200,10 @@ class SqlRunsRepository:
         return self.conn.execute(
             select(func.count()).select_from(SESSIONS).where(SESSIONS.c.run_id == run_id)
         ).scalar_one()
+
+    def count_repeated(self, run_id: int) -> int:
+        """How many sessions of this run repeated a session id it had met before (重复)."""
+        return self.conn.execute(select(RUNS.c.repeated).where(RUNS.c.id == run_id)).scalar_one()
 
     def refresh_statistics(self) -> None:
         bulk.refresh_statistics(self.conn)

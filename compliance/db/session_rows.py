@@ -27,6 +27,7 @@ SESSION_COLUMNS = (
     "source_file",
     "source_line",
     "minors",
+    "jurisdiction_written",
 )
 PLAYER_COLUMNS = (
     "platform",
@@ -44,6 +45,7 @@ PLAYER_COLUMNS = (
     "rounds",
     "banker_rounds",
     "tier",
+    "jurisdiction_written",
 )
 FINDING_COLUMNS = (
     "run_id",
@@ -69,8 +71,8 @@ def session_values(run_id: int, s: AuditedSession) -> tuple:
         s.owner_id,
         s.started_at,
         s.day,
-        s.jurisdiction,
-        sorted({p.jurisdiction for p in s.players if p.jurisdiction}),
+        s.stored_jurisdiction,
+        sorted({p.stored_jurisdiction for p in s.players if p.stored_jurisdiction}),
         s.venue,
         len(s.players),
         s.rounds,
@@ -81,6 +83,7 @@ def session_values(run_id: int, s: AuditedSession) -> tuple:
         s.source_file,
         s.source_line,
         s.minors,
+        s.jurisdiction_written,
     )
 
 
@@ -107,7 +110,17 @@ def player_values(s: AuditedSession, money=same) -> list[tuple]:
             else (None, None, None, None, None, None, 0, 0)
         )
         rows.append(
-            (s.platform, s.session_id, p.id, p.name, p.jurisdiction, p.kin_group, *figures, p.tier)
+            (
+                s.platform,
+                s.session_id,
+                p.id,
+                p.name,
+                p.stored_jurisdiction,
+                p.kin_group,
+                *figures,
+                p.tier,
+                p.jurisdiction_written,
+            )
         )
     return rows
 

@@ -14,7 +14,7 @@ from decimal import Decimal
 from sqlalchemy import ColumnElement, Connection, and_, case, func, insert, select, true, tuple_
 
 from compliance.db.models import PlayerMetricsRow, SessionRow, WindowFindingRow, table_of
-from compliance.domain.windows import SESSION_IDS_SHOWN, WindowFigures
+from compliance.domain.windows import SESSION_IDS_SHOWN, WindowFigures, place_of
 
 S = table_of(SessionRow)
 P = table_of(PlayerMetricsRow)
@@ -97,13 +97,12 @@ def window_figures(
                 places[tuple(group)][place] += n
         for *parts, count, rake, capital, minors in sums:
             key = tuple(parts)
-            common = places[key].most_common(1)
             out.append(
                 WindowFigures(
                     kind=kind,
                     id=key[-1],
                     platform=key[0],
-                    jurisdiction=common[0][0] if common else None,
+                    jurisdiction=place_of(places[key]),
                     start=start,
                     end=end,
                     sessions=count,
@@ -111,6 +110,7 @@ def window_figures(
                     rake=_money(rake),
                     participants=people.get(key, 0),
                     minors=int(minors or 0),
+                    places=dict(places[key]),
                 )
             )
     per_player = (
@@ -120,7 +120,6 @@ def window_figures(
             func.count(),
             func.sum(P.c.net),
             func.sum(P.c.capital),
-            func.max(P.c.jurisdiction),
         )
         .select_from(joined)
         .where(in_window, players_of_run)
@@ -128,13 +127,23 @@ def window_figures(
     )
     if players_having is not None:
         per_player = per_player.having(players_having)
-    for platform, player, count, net, capital, place in conn.execute(per_player).all():
+    player_places: dict[tuple, Counter] = defaultdict(Counter)
+    for platform, player, place, n in conn.execute(
+        select(P.c.platform, P.c.player_id, P.c.jurisdiction, func.count())
+        .select_from(joined)
+        .where(in_window, players_of_run, P.c.jurisdiction.is_not(None))
+        .group_by(P.c.platform, P.c.player_id, P.c.jurisdiction)
+    ).all():
+        player_places[(platform, player)][place] += n
+    for platform, player, count, net, capital in conn.execute(per_player).all():
+        mine = player_places.get((platform, player), Counter())
         out.append(
             WindowFigures(
                 kind="player",
                 id=player,
                 platform=platform,
-                jurisdiction=place,
+                jurisdiction=place_of(mine),
+                places=dict(mine),
                 start=start,
                 end=end,
                 sessions=count,

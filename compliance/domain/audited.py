@@ -21,6 +21,13 @@ class AuditedPlayer:
     kin_group: str | None
     metrics: PlayerMetrics | None
     tier: str | None = None
+    jurisdiction_written: str | None = None
+    jurisdiction_code: str | None = None
+
+    @property
+    def stored_jurisdiction(self) -> str | None:
+        """The code stored for the place: resolved where the rule book knows it."""
+        return self.jurisdiction_code or self.jurisdiction
 
 
 @dataclass(slots=True)
@@ -45,6 +52,12 @@ class AuditedSession:
     findings: list[Finding] = field(default_factory=list)
     encoded: list[bytes] | None = None
     minors: int = 0
+    jurisdiction_written: str | None = None
+    jurisdiction_code: str | None = None
+
+    @property
+    def stored_jurisdiction(self) -> str | None:
+        return self.jurisdiction_code or self.jurisdiction
 
     @property
     def key(self) -> tuple[str, str]:

@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from compliance.domain.rulediff import row_key
-from compliance.domain.rules import BOUND_KEYS, Clause, Comparison, Condition, RuleBook
+from compliance.domain.rules import (
+    BOUND_KEYS,
+    Clause,
+    Comparison,
+    Condition,
+    RuleBook,
+    finite_number,
+)
 from compliance.errors import RulesError
 
 RIVAL = {"min": "above", "above": "min", "max": "below", "below": "max"}
@@ -56,13 +63,7 @@ class BoundSetting:
                 "of min, max, above, below (e.g. hn-2015-general-stake.single_stake.max=100)"
             )
         raw = m["value"].strip()
-        if raw.lower() == "none":
-            value = None
-        else:
-            try:
-                value = Decimal(raw)
-            except InvalidOperation:
-                raise RulesError(f"bad setting {text!r}: {raw!r} is not a number") from None
+        value = None if raw.lower() == "none" else finite_number(raw, f"bad setting {text!r}")
         return cls(m["band"], m["metric"], m["bound"], value)
 
     def describe(self) -> str:

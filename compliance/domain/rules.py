@@ -8,10 +8,11 @@ not (不满), as docs/rules-data.md explains.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from compliance.domain.metrics import ALL_METRICS
@@ -81,6 +82,43 @@ class Condition:
 Clause = Comparison | Condition
 
 
+JURISDICTION_CODE = re.compile(r"[0-9]{6}")
+
+
+def finite_number(raw: Any, where: str) -> Decimal:
+    """有限数: a number of a rule row; RulesError for NaN, ±inf or what is no number."""
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str, Decimal)):
+        raise RulesError(f"{where}: {raw!r} is not a number")
+    try:
+        value = Decimal(str(raw).strip())
+    except InvalidOperation:
+        raise RulesError(f"{where}: {raw!r} is not a number") from None
+    if not value.is_finite():
+        raise RulesError(f"{where}: {raw!r} is not a finite number")
+    return value
+
+
+def whole_number(raw: Any, where: str) -> int | None:
+    """整数: a count or an amount of whole yuan or days, or None when absent."""
+    if raw is None:
+        return None
+    value = finite_number(raw, where)
+    if value != value.to_integral_value():
+        raise RulesError(f"{where}: {raw!r} is not a whole number")
+    return int(value)
+
+
+def jurisdiction_code(raw: Any, where: str) -> str:
+    """行政区划代码: six digits (GB/T 2260; 000000 for the nation), never a path."""
+    code = str(raw)
+    if not JURISDICTION_CODE.fullmatch(code):
+        raise RulesError(
+            f"{where}: jurisdiction code {code!r} is not six digits "
+            "(GB/T 2260, e.g. 430000; 000000 for the nation)"
+        )
+    return code
+
+
 def parse_condition(raw: Mapping[str, Any], where: str = "") -> Clause:
     """A condition from its data form; RulesError names the row when malformed."""
     if "all" in raw or "any" in raw:
@@ -97,7 +135,7 @@ def parse_condition(raw: Mapping[str, Any], where: str = "") -> Clause:
     unknown = set(raw) - {"metric", *BOUND_KEYS}
     if unknown:
         raise RulesError(f"{where}: unknown keys {sorted(unknown)}")
-    bounds = {k: Decimal(str(raw[k])) for k in BOUND_KEYS if k in raw}
+    bounds = {k: finite_number(raw[k], f"{where} {metric} {k}") for k in BOUND_KEYS if k in raw}
     if not bounds:
         raise RulesError(f"{where}: comparison on {metric} has no bound")
     if "min" in bounds and "above" in bounds or "max" in bounds and "below" in bounds:

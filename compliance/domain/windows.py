@@ -8,6 +8,8 @@ online opinion). The sums come from stored sessions, each counted once.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -41,6 +43,7 @@ class WindowFigures:
     participants: int = 0
     minors: int = 0
     session_ids: list[str] = field(default_factory=list)
+    places: dict[str, int] = field(default_factory=dict)
 
     @property
     def subject(self) -> str:
@@ -58,6 +61,48 @@ class WindowFigures:
         return out
 
 
+def place_of(places: Mapping[str, int]) -> str | None:
+    """窗口法域: the jurisdiction of most of a window's sessions; a tie goes to the lowest code."""
+    if not places:
+        return None
+    return min(places, key=lambda code: (-places[code], code))
+
+
+def tied_places(w: WindowFigures) -> list[str]:
+    """The places sharing the most of a window's sessions, when more than one does."""
+    if not w.places:
+        return []
+    most = max(w.places.values())
+    tied = sorted(code for code, n in w.places.items() if n == most)
+    return tied if len(tied) > 1 else []
+
+
+VERDICT = ("tier", "rule", "metric", "value", "next_tier", "next_rule", "statutory_penalty")
+
+
+def _tie_note(classifier: Classifier, w: WindowFigures, finding: ThresholdFinding) -> str | None:
+    """When the places tied would judge the window otherwise, which place was taken and why."""
+    tied = tied_places(w)
+    if not tied or w.jurisdiction != tied[0]:
+        return None
+    verdict = tuple(getattr(finding, key) for key in VERDICT)
+    others = []
+    for code in tied[1:]:
+        other = _judged(classifier, dataclasses.replace(w, jurisdiction=code, places={}))
+        if other is None:
+            others.append(f"under {code} no finding")
+        elif tuple(getattr(other, key) for key in VERDICT) != verdict:
+            rule = f" ({other.rule})" if other.rule else ""
+            others.append(f"under {code} it would be {other.tier}{rule}")
+    if not others:
+        return None
+    return (
+        f"judged under {tied[0]}: the window's sessions are tied between "
+        f"{' and '.join(tied)} ({w.places[tied[0]]} each), and a tie goes to the lowest code; "
+        + "; ".join(others)
+    )
+
+
 def uses_window(band) -> bool:
     return any(leaf.metric in WINDOW_METRICS for leaf in leaves(band.condition))
 
@@ -66,8 +111,18 @@ def judge_window(classifier: Classifier, w: WindowFigures) -> ThresholdFinding |
     """The tier a window's sums reach, or None for a player whom no window line concerns.
 
     Owners and platforms always get a finding (below the lines it says how far
-    below); players only where a line of theirs counts over a window.
+    below); players only where a line of theirs counts over a window. Where
+    the window's places tie and another would judge it otherwise, the
+    finding's `dispute_note` says so.
     """
+    finding = _judged(classifier, w)
+    note = _tie_note(classifier, w, finding) if finding is not None else None
+    if finding is not None and note:
+        finding.dispute_note = f"{finding.dispute_note}; {note}" if finding.dispute_note else note
+    return finding
+
+
+def _judged(classifier: Classifier, w: WindowFigures) -> ThresholdFinding | None:
     place = w.jurisdiction or (NATIONAL if w.kind != "player" else None)
     if not place:
         return None

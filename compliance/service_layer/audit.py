@@ -156,7 +156,7 @@ def audit(
                 _flush(uow, run_id, batch, rejects)
         _flush(uow, run_id, batch, rejects)
         uow.runs.refresh_statistics()
-        summary.repeated = summary.sessions - uow.runs.count_stored(run_id)
+        summary.repeated = uow.runs.count_repeated(run_id)
         for finding in judge_windows(uow, book, options, summary, run_id):
             summary.count_finding(finding)
             on_finding(finding)

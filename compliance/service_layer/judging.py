@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
 
 from compliance.domain.audited import AuditedPlayer, AuditedSession
 from compliance.domain.classifier import Classifier, ClassifierOptions, PlayerFacts, SessionFacts
@@ -25,12 +24,13 @@ from compliance.domain.metrics import (
     session_metrics,
     tally,
 )
-from compliance.domain.rounds import SessionTally
 from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
+from compliance.domain.storable import NUL, check_figures, check_storable, escape_nul
 from compliance.errors import ConfigError, JurisdictionError, LogError
 from compliance.games import get_game
 from compliance.logs.reader import Located, Reject, read_sessions
+from compliance.logs.records import ID_LENGTH
 
 
 @dataclass(slots=True)
@@ -59,13 +59,21 @@ class Auditor:
         measured: dict[str, PlayerMetrics] = {}
         session_figures = None
         if s.point_value is not None:
-            _check_storable(summary, s.point_value)
+            check_figures(summary, s.point_value)
             for p in s.players:
                 measured[p.id] = player_metrics(p.id, summary.players[p.id], s.point_value)
             session_figures = session_metrics(summary, list(measured.values()), s.point_value)
         fallback = s.jurisdiction or self.default_jurisdiction
         players = [
-            AuditedPlayer(p.id, p.name, p.jurisdiction or fallback, p.kin_group, measured.get(p.id))
+            AuditedPlayer(
+                p.id,
+                p.name,
+                p.jurisdiction or fallback,
+                p.kin_group,
+                measured.get(p.id),
+                jurisdiction_written=p.jurisdiction or s.jurisdiction,
+                jurisdiction_code=self.place(p.jurisdiction or fallback),
+            )
             for p in s.players
         ]
         facts = SessionFacts(
@@ -97,7 +105,7 @@ class Auditor:
         tiers = {f.player: f.tier for f in findings if isinstance(f, ThresholdFinding)}
         for player in players:
             player.tier = tiers.get(player.id)
-        return AuditedSession(
+        judged = AuditedSession(
             platform=s.platform,
             session_id=s.session_id,
             game=s.game,
@@ -115,7 +123,21 @@ class Auditor:
             source_line=item.line,
             findings=findings,
             minors=sum(1 for p in s.players if p.minor),
+            jurisdiction_written=s.jurisdiction,
+            jurisdiction_code=self.place(fallback),
         )
+        check_storable(judged, s.ended_at)
+        return judged
+
+    def place(self, written: str | None) -> str | None:
+        """法域代码: the code of the jurisdiction a log names by code, name or alias; what it
+        wrote when the rule book knows no such place."""
+        if written is None:
+            return None
+        try:
+            return self.classifier.resolver.lookup(written).code
+        except JurisdictionError:
+            return written
 
     def audit_file(
         self, path: str, start: int = 0, end: int | None = None
@@ -123,15 +145,17 @@ class Auditor:
         """Every session of one partition judged, or the reject it became."""
         for item in read_sessions(path, start, end):
             if isinstance(item, Reject):
-                yield item
+                yield storable_reject(item)
                 continue
             try:
                 yield self.audit(item)
             except LogError as exc:
-                yield Reject(item.file, item.line, item.session.session_id, str(exc))
+                yield storable_reject(
+                    Reject(item.file, item.line, item.session.session_id, str(exc))
+                )
             except Exception as exc:  # noqa: BLE001 - one bad session must not end a run
                 reason = f"internal error replaying it ({type(exc).__name__}: {exc}); please report"
-                yield Reject(item.file, item.line, item.session.session_id, reason)
+                yield storable_reject(Reject(item.file, item.line, item.session.session_id, reason))
 
 
 def auditor_for(
@@ -166,17 +190,18 @@ def auditor_for(
     )
 
 
-MAX_YUAN = 10**15  # the money columns hold less than 10^16 yuan
-
-
-def _check_storable(summary: SessionTally, point_value: Decimal) -> None:
-    """A session whose 场内赌资 reaches 10^15 yuan is no real game: a bet or base out of range."""
-    yuan = sum(t.staked + t.won for t in summary.players.values()) * point_value
-    if yuan >= MAX_YUAN:
-        raise LogError(
-            f"stakes beyond any real game: {yuan:.2e} yuan staked and won in the session "
-            "(at most 1e+15 is stored); look at bet and base"
-        )
+def storable_reject(reject: Reject) -> Reject:
+    """A reject as it can be stored: each NUL of its texts written as `\\u0000`."""
+    sid = reject.session_id
+    texts = (reject.file, reject.reason, sid or "")
+    if not any(NUL in t for t in texts):
+        return reject
+    return Reject(
+        escape_nul(reject.file),
+        reject.line,
+        escape_nul(sid, ID_LENGTH) if sid is not None else None,
+        escape_nul(reject.reason),
+    )
 
 
 @contextmanager
