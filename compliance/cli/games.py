@@ -56,7 +56,7 @@ def evaluate(game: str, cards: tuple[str, ...], preset, options, fmt) -> None:
         raw = sys.stdin.read()
         try:
             hand = json.loads(raw)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise click.UsageError(
                 f"give cards as arguments or a JSON record on stdin ({exc})"
             ) from None
@@ -81,7 +81,7 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
             raise click.UsageError(f"--option takes KEY=VALUE, not {pair!r}")
         try:
             out[key] = json.loads(value)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             out[key] = value
     return out
 
@@ -158,7 +158,7 @@ def _session_of_round(game: str, preset: str | None, text: str) -> Session:
     """Wrap round records in a session whose players are those they name."""
     try:
         record = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:
         raise DecodeError(f"malformed round record: {exc}") from None
     names: list[str] = []
 
