@@ -8,6 +8,7 @@ boundaries, which is how parallel audits split their input.
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
 import zlib
@@ -67,6 +68,9 @@ def decode_session(raw: bytes) -> Session:
         raise DecodeError(f"malformed JSON: {exc}") from None
     except RecursionError:
         raise DecodeError(TOO_DEEP) from None
+    twice = duplicate_key(raw)
+    if twice is not None:
+        raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
     if session.started_at.tzinfo is None:
         raise DecodeError("started_at has no time zone")
     if session.point_value is not None and not session.point_value.is_finite():
@@ -76,6 +80,26 @@ def decode_session(raw: bytes) -> Session:
             f"point_value must be a positive number of yuan below {MAX_POINT_VALUE:,}"
         )
     return session
+
+
+def duplicate_key(raw: bytes) -> str | None:
+    """The first key named twice in one object of the line, at any depth, escapes read."""
+    objects: list[list[tuple[str, object]]] = []
+    try:
+        json.loads(raw, object_pairs_hook=objects.append)
+    except RecursionError:
+        raise DecodeError(TOO_DEEP) from None
+    except ValueError as exc:
+        raise DecodeError(f"malformed JSON: {exc}") from None
+    if sum(map(len, objects)) == sum(map(len, map(dict, objects))):
+        return None
+    for pairs in objects:
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                return key
+            seen.add(key)
+    return None
 
 
 def guess_session_id(raw: bytes) -> str | None:

@@ -185,3 +185,20 @@ def test_numbers_out_of_range_are_rejects_naming_the_field(any_db_url, tmp_path)
         assert reason.startswith("bad variant options") and f"`$.{name}`" in reason, reason
     assert "amount" in reasons["chexuan-negative-amount"]
     assert "without an amount" not in reasons["chexuan-negative-amount"]
+
+
+def test_a_point_value_named_twice_is_a_stored_reject(any_db_url, tmp_path):
+    text = line(dict(good(), point_value="1"))
+    twice = text.replace('"point_value": "1"', '"point_value": "1", "point_value": "1000"')
+    path = tmp_path / "twice.jsonl"
+    path.write_text(twice + line(dict(good(), session_id="ok")))
+    summary, rejects, stored, _, _ = audit_into(any_db_url, [path])
+    assert (summary.sessions, summary.rejects) == (1, 1)
+    assert rejects == [
+        (
+            1,
+            good()["session_id"],
+            "a JSON object names 'point_value' twice (the last would win unseen)",
+        )
+    ]
+    assert stored == ["ok"]

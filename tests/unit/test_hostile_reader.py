@@ -105,3 +105,32 @@ def test_deep_json_on_standard_input_is_a_usage_error_not_an_internal_one(sqlite
         env={"COMPLIANCE_DB_URL": sqlite_url},
     )
     assert result.exit_code == 2 and "internal error" not in result.output
+
+
+def _twice(text: str, key: str, first: str, second: str) -> str:
+    return text.replace(f'"{key}": {first}', f'"{key}": {first}, "{key}": {second}', 1)
+
+
+def test_a_key_named_twice_in_one_object_is_a_reject_naming_it(tmp_path):
+    text = line(dict(good(), point_value="1"))
+    cases = [
+        _twice(text, "point_value", '"1"', '"1000"'),
+        _twice(text, "bet", "3", "1"),
+        _twice(text, "claimed", "60", "0"),
+        _twice(text, "room_fee", "10", "0"),
+        text.replace('"point_value": "1"', '"point_value": "1", "point_valu\\u0065": "9"'),
+        text,
+    ]
+    path = tmp_path / "twice.jsonl"
+    path.write_text("".join(cases))
+    items = list(read_sessions(str(path)))
+    reasons = [i.reason if isinstance(i, Reject) else None for i in items]
+    assert reasons == [
+        "a JSON object names 'point_value' twice (the last would win unseen)",
+        "a JSON object names 'bet' twice (the last would win unseen)",
+        "a JSON object names 'claimed' twice (the last would win unseen)",
+        "a JSON object names 'room_fee' twice (the last would win unseen)",
+        "a JSON object names 'point_value' twice (the last would win unseen)",
+        None,
+    ]
+    assert items[0].session_id == good()["session_id"]
