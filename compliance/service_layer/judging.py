@@ -171,18 +171,6 @@ def auditor_for(
 
 
 MAX_YUAN = 10**15  # the money columns hold less than 10^16 yuan
-EARLIEST_DAY = date(2000, 1, 1)
-
-
-def check_dated(s: Session, latest_day: date | None) -> None:
-    """开局日期: a session dated before 2000 or after the run's bound is no log of a real game."""
-    day = s.started_at.date()
-    if day < EARLIEST_DAY or (latest_day is not None and day > latest_day):
-        bound = f" nor after {latest_day.isoformat()}" if latest_day else ""
-        raise LogError(
-            f"started_at {day.isoformat()} is out of range: no session is dated before "
-            f"{EARLIEST_DAY.isoformat()}{bound} (a day after the run started)"
-        )
 
 
 def _check_storable(summary: SessionTally, point_value: Decimal) -> None:
@@ -211,3 +199,17 @@ def few_collections(threshold: int = 50_000) -> Iterator[None]:
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
+
+
+EARLIEST_DAY = date(2000, 1, 1)
+
+
+def check_dated(s: Session, latest_day: date | None) -> None:
+    """开局日期: a session dated before 2000 or after the run's bound is no log of a real game."""
+    day = s.started_at.date()
+    if day < EARLIEST_DAY or (latest_day is not None and day > latest_day):
+        bound = f" nor after {latest_day} (a day after the run started)" if latest_day else ""
+        raise LogError(
+            f"started_at {day.isoformat()} is out of range: no session is dated before "
+            f"{EARLIEST_DAY.isoformat()}{bound}"
+        )
