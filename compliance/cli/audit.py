@@ -123,6 +123,13 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
     metavar="ADDRESS",
     help="Audit the partitions on a Dask cluster (scheduler address, or 'local').",
 )
+@click.option(
+    "--max-line-bytes",
+    type=click.IntRange(min=1),
+    default=services.MAX_LINE_BYTES,
+    show_default=True,
+    help="A longer line is a reject, skipped without being held in memory.",
+)
 @db_option
 def audit(
     files,
@@ -139,6 +146,7 @@ def audit(
     priors,
     workers,
     dask,
+    max_line_bytes,
     db_url,
 ):
     """Audit session logs (.jsonl or .jsonl.gz) and store the run.
@@ -163,6 +171,7 @@ def audit(
         workers=workers,
         dask=dask,
         window_days=window_days,
+        max_line_bytes=max_line_bytes,
         priors=read_priors(priors) if priors else {},
         classifier=ClassifierOptions(
             win_loss_scope=win_loss_scope, versions=parse_versions(versions)

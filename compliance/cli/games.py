@@ -47,7 +47,7 @@ def evaluate(game: str, cards: tuple[str, ...], preset, options, fmt) -> None:
         raw = sys.stdin.read()
         try:
             hand = json.loads(raw)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise click.UsageError(
                 f"give cards as arguments or a JSON record on stdin ({exc})"
             ) from None
@@ -72,7 +72,7 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
             raise click.UsageError(f"--option takes KEY=VALUE, not {pair!r}")
         try:
             out[key] = json.loads(value)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             out[key] = value
     return out
 

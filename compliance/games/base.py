@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import GenericAlias
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
 
 import msgspec
 
@@ -32,6 +32,8 @@ from compliance.domain.rounds import (
     SessionTally,
 )
 from compliance.errors import DecodeError, LogError
+from compliance.logs.bounds import MAX_ROUNDS
+from compliance.logs.reader import TOO_DEEP
 from compliance.logs.records import Session, Variant
 
 # The result types live in the domain; they are re-exported here for older imports.
@@ -167,7 +169,9 @@ def decode_rounds(raw: msgspec.Raw | bytes, round_type: type) -> list[Any]:
     decoder = _round_decoders.get(round_type)
     if decoder is None:
         # list[round_type], spelt so a type checker reads it as a runtime value
-        rounds_type: Any = GenericAlias(list, (round_type,))
+        rounds_type: Any = Annotated[
+            GenericAlias(list, (round_type,)), msgspec.Meta(max_length=MAX_ROUNDS)
+        ]
         decoder = _round_decoders[round_type] = msgspec.json.Decoder(rounds_type)
     try:
         return decoder.decode(raw)
@@ -175,6 +179,8 @@ def decode_rounds(raw: msgspec.Raw | bytes, round_type: type) -> list[Any]:
         raise DecodeError(f"invalid round: {exc}") from None
     except msgspec.DecodeError as exc:
         raise DecodeError(f"malformed rounds: {exc}") from None
+    except RecursionError:
+        raise DecodeError(TOO_DEEP) from None
 
 
 def resolve_options(
@@ -194,6 +200,8 @@ def resolve_options(
         return msgspec.convert(merged, options_type)
     except msgspec.ValidationError as exc:
         raise LogError(f"bad variant options: {exc}") from None
+    except RecursionError:
+        raise LogError(f"bad variant options: {TOO_DEEP}") from None
 
 
 def compare_claims(

@@ -8,6 +8,7 @@ boundaries, which is how parallel audits split their input.
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
 import zlib
@@ -22,6 +23,10 @@ from compliance.logs.records import ID_LENGTH, Session, SessionId
 _decoder = msgspec.json.Decoder(Session)
 _id_decoder = msgspec.json.Decoder(SessionId)
 MAX_POINT_VALUE = 100_000_000  # what the database's point_value column holds
+MAX_LINE_BYTES = 64 << 20
+TOO_DEEP = (
+    "nested too deeply to decode (arrays or objects inside one another past the decoder's limit)"
+)
 _ID_PATTERN = re.compile(rb'"session_id"\s*:\s*"([^"\\]{1,200})"')
 
 
@@ -61,13 +66,43 @@ def decode_session(raw: bytes) -> Session:
         raise DecodeError(f"invalid session: {exc}") from None
     except msgspec.DecodeError as exc:
         raise DecodeError(f"malformed JSON: {exc}") from None
+    except RecursionError:
+        raise DecodeError(TOO_DEEP) from None
+    twice = duplicate_key(raw)
+    if twice is not None:
+        raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
     if session.started_at.tzinfo is None:
         raise DecodeError("started_at has no time zone")
+    if session.point_value is not None and not session.point_value.is_finite():
+        raise DecodeError("point_value must be a finite number")
     if session.point_value is not None and not 0 < session.point_value < MAX_POINT_VALUE:
         raise DecodeError(
             f"point_value must be a positive number of yuan below {MAX_POINT_VALUE:,}"
         )
+    places = session.point_value.as_tuple().exponent if session.point_value is not None else 0
+    if isinstance(places, int) and places < -4:
+        raise DecodeError("point_value has more than 4 decimal places (a ten-thousandth of a yuan)")
     return session
+
+
+def duplicate_key(raw: bytes) -> str | None:
+    """The first key named twice in one object of the line, at any depth, escapes read."""
+    objects: list[list[tuple[str, object]]] = []
+    try:
+        json.loads(raw, object_pairs_hook=objects.append)
+    except RecursionError:
+        raise DecodeError(TOO_DEEP) from None
+    except ValueError as exc:
+        raise DecodeError(f"malformed JSON: {exc}") from None
+    if sum(map(len, objects)) == sum(map(len, map(dict, objects))):
+        return None
+    for pairs in objects:
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                return key
+            seen.add(key)
+    return None
 
 
 def guess_session_id(raw: bytes) -> str | None:
@@ -75,7 +110,7 @@ def guess_session_id(raw: bytes) -> str | None:
     the rejects' column holds)."""
     try:
         found = _id_decoder.decode(raw).session_id
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         match = _ID_PATTERN.search(raw)
         found = match.group(1).decode("utf-8", "replace") if match else None
     if found is not None and len(found) > ID_LENGTH:
@@ -83,11 +118,44 @@ def guess_session_id(raw: bytes) -> str | None:
     return found
 
 
-def iter_lines(path: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, bytes]]:
+@dataclass(frozen=True, slots=True)
+class LongLine:
+    """超长行: a line longer than the limit, skipped without being held; its length in bytes."""
+
+    length: int
+    limit: int
+
+    def reason(self) -> str:
+        return f"line longer than {self.limit:,} bytes ({self.length:,} bytes): not read"
+
+
+def _next_line(fh, limit: int) -> tuple[bytes | LongLine, int]:
+    """The next line (b"" at the end) or, past `limit` bytes, a LongLine; and the bytes consumed.
+
+    A long line is skipped to its newline a chunk at a time, so no more than
+    `limit` bytes are ever held.
+    """
+    raw = fh.readline(limit + 1)
+    if len(raw) <= limit or raw.endswith(b"\n"):
+        return raw, len(raw)
+    length = len(raw)
+    while True:
+        chunk = fh.readline(1 << 20)
+        length += len(chunk)
+        if not chunk or chunk.endswith(b"\n"):
+            break
+    content = length - 1 if chunk.endswith(b"\n") else length
+    return LongLine(content, limit), length
+
+
+def iter_lines(
+    path: str, start: int = 0, end: int | None = None, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[tuple[int, bytes | LongLine]]:
     """(line number, bytes) of every non-blank line; a byte range for plain files.
 
     A range owns the lines that start inside it. Line numbers in a range are
-    counted from the file's beginning, so rejects name the true line.
+    counted from the file's beginning, so rejects name the true line. A line
+    longer than `max_line_bytes` comes as a LongLine, read past in bounded memory.
     """
     if is_gzip(path):
         if start or end is not None:
@@ -95,8 +163,12 @@ def iter_lines(path: str, start: int = 0, end: int | None = None) -> Iterator[tu
         number = 0
         with gzip.open(path, "rb") as fh:
             try:
-                for number, raw in enumerate(fh, 1):
-                    if not raw.isspace():
+                while True:
+                    raw, _ = _next_line(fh, max_line_bytes)
+                    if not raw:
+                        break
+                    number += 1
+                    if isinstance(raw, LongLine) or not raw.isspace():
                         yield number, raw
             except (OSError, EOFError, zlib.error) as exc:
                 raise UnreadableRest(number + 1, _gzip_reason(exc)) from None
@@ -109,17 +181,18 @@ def iter_lines(path: str, start: int = 0, end: int | None = None) -> Iterator[tu
             number = marks.get(known, 0) + _count_lines(fh, known, start - 1)
             fh.seek(start - 1)
             if fh.read(1) != b"\n":
-                fh.readline()
+                while (chunk := fh.readline(1 << 20)) and not chunk.endswith(b"\n"):
+                    pass
             number += 1
         pos = fh.tell()
         limit = end if end is not None else float("inf")
         while pos < limit:
-            raw = fh.readline()
+            raw, size = _next_line(fh, max_line_bytes)
             if not raw:
                 break
             number += 1
-            pos += len(raw)
-            if not raw.isspace():
+            pos += size
+            if isinstance(raw, LongLine) or not raw.isspace():
                 yield number, raw
         marks[pos] = number
 
@@ -176,11 +249,16 @@ def _count_lines(fh, start: int, upto: int) -> int:
     return count
 
 
-def read_sessions(path: str, start: int = 0, end: int | None = None) -> Iterator[Located | Reject]:
+def read_sessions(
+    path: str, start: int = 0, end: int | None = None, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[Located | Reject]:
     """Every session of a file (or byte range), in order, or the reject it became;
     where the rest of a file cannot be read, one reject says from which line."""
     try:
-        for number, raw in iter_lines(path, start, end):
+        for number, raw in iter_lines(path, start, end, max_line_bytes):
+            if isinstance(raw, LongLine):
+                yield Reject(path, number, None, raw.reason())
+                continue
             try:
                 yield Located(path, number, decode_session(raw))
             except DecodeError as exc:

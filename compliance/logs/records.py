@@ -12,11 +12,16 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from compliance.logs.bounds import MAX_PLAYERS, NAME_LENGTH, Name, Points
+
+__all__ = ["Points"]
+
 FORMAT = "stakelog/1"
 
 Venue = Literal["online", "private_home", "public_place", "workplace", "vehicle", "unknown"]
-Points = Annotated[int, msgspec.Meta(ge=0)]
-OptionValue = str | int | float | bool
+OptionText = Annotated[str, msgspec.Meta(max_length=NAME_LENGTH)]
+OptionValue = OptionText | int | float | bool
+OptionKey = Annotated[str, msgspec.Meta(max_length=64)]
 
 
 ID_LENGTH = 128
@@ -34,7 +39,7 @@ class Player(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """玩家: one seat-holder of the session."""
 
     id: Id
-    name: str = ""
+    name: Name = ""
     jurisdiction: Jurisdiction | None = None
     kin_group: KinGroup | None = None
     buy_in: Points | None = None
@@ -69,17 +74,17 @@ class Bracket(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     Recorded for the audit trail; brackets move no money between players.
     """
 
-    competition: str
-    stage: str = ""
-    match: str = ""
-    advancing: list[str] = []
+    competition: Name
+    stage: Name = ""
+    match: Name = ""
+    advancing: Annotated[list[Name], msgspec.Meta(max_length=MAX_PLAYERS)] = []
 
 
 class Variant(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """玩法: a named house-rule preset and explicit option overrides."""
 
-    preset: str | None = None
-    options: dict[str, OptionValue] = {}
+    preset: OptionKey | None = None
+    options: Annotated[dict[OptionKey, OptionValue], msgspec.Meta(max_length=MAX_PLAYERS)] = {}
 
 
 class Session(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -88,9 +93,9 @@ class Session(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     format: Literal["stakelog/1"]
     session_id: Id
     platform: Platform
-    game: str
+    game: Annotated[str, msgspec.Meta(max_length=32)]
     started_at: datetime
-    players: Annotated[list[Player], msgspec.Meta(min_length=1)]
+    players: Annotated[list[Player], msgspec.Meta(min_length=1, max_length=MAX_PLAYERS)]
     rounds: msgspec.Raw
     room_id: RoomId | None = None
     variant: Variant = Variant()

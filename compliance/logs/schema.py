@@ -11,6 +11,8 @@ from typing import Any
 import msgspec
 
 from compliance.games import game_codes, get_game
+from compliance.logs.bounds import MAX_ROUNDS
+from compliance.logs.reader import MAX_POINT_VALUE
 from compliance.logs.records import Session
 
 SCHEMA_ID = "https://compliance.invalid/schemas/stakelog-1.json"
@@ -24,13 +26,14 @@ def session_schema() -> dict[str, Any]:
     session_def = components[session_ref["$ref"].rsplit("/", 1)[-1]]
     session_def["properties"]["rounds"] = {
         "type": "array",
+        "maxItems": MAX_ROUNDS,
         "description": "The game's rounds in order; their shape depends on `game`.",
     }
     session_def["properties"]["game"] = {"enum": sorted(round_types)}
     session_def["properties"]["point_value"] = {
         "description": 'Yuan per point: a positive number, or a decimal string such as "0.1".',
         "anyOf": [
-            {"type": "number", "exclusiveMinimum": 0},
+            {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": MAX_POINT_VALUE},
             {"type": "string", "pattern": r"^\d+(\.\d+)?$"},
             {"type": "null"},
         ],

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import date, timedelta
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from compliance.domain.audited import AuditedSession, Totals
@@ -18,7 +18,7 @@ from compliance.domain.findings import Finding, ThresholdFinding
 from compliance.domain.rules import RuleBook
 from compliance.domain.windows import judge_window
 from compliance.errors import LogError
-from compliance.logs.reader import Reject
+from compliance.logs.reader import MAX_LINE_BYTES, Reject
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
 from compliance.service_layer.runners import EncodedFinding, StoredSession, runner_for
 from compliance.service_layer.seeding import ensure_rules
@@ -36,6 +36,8 @@ class AuditOptions:
     window_days: int = 180
     priors: dict[tuple[str, str], tuple[date, ...]] = field(default_factory=dict)
     classifier: ClassifierOptions = field(default_factory=ClassifierOptions)
+    max_line_bytes: int = MAX_LINE_BYTES
+    latest_day: date | None = None  # None: a day after the run starts
 
 
 @dataclass
@@ -94,9 +96,12 @@ class AuditSummary:
 
 def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
     """The run's auditor under its options; ConfigError for a version or place unknown."""
-    return auditor_for(
+    auditor = auditor_for(
         book, options.classifier, options.jurisdiction, options.as_of, options.priors
     )
+    auditor.latest_day = options.latest_day
+    auditor.max_line_bytes = options.max_line_bytes
+    return auditor
 
 
 def _ignore(_finding) -> None:
@@ -120,6 +125,8 @@ def audit(
     the run is kept.
     """
     summary = AuditSummary()
+    if options.latest_day is None:
+        options = replace(options, latest_day=datetime.now(UTC).date() + timedelta(days=1))
     with uow, few_collections():
         book = ensure_rules(uow)
         run_id = uow.runs.start(files, options.as_of, _options_record(options))
@@ -204,4 +211,6 @@ def _options_record(options: AuditOptions) -> dict[str, Any]:
         "win_loss_scope": options.classifier.win_loss_scope,
         "versions": options.classifier.versions,
         "window_days": options.window_days,
+        "latest_day": options.latest_day.isoformat() if options.latest_day else None,
+        "max_line_bytes": options.max_line_bytes,
     }

@@ -29,8 +29,8 @@ from compliance.domain.ruleset import Resolver
 from compliance.domain.storable import NUL, check_figures, check_storable, escape_nul
 from compliance.errors import ConfigError, JurisdictionError, LogError
 from compliance.games import get_game
-from compliance.logs.reader import Located, Reject, read_sessions
-from compliance.logs.records import ID_LENGTH
+from compliance.logs.reader import MAX_LINE_BYTES, Located, Reject, read_sessions
+from compliance.logs.records import ID_LENGTH, Session
 
 
 @dataclass(slots=True)
@@ -42,10 +42,13 @@ class Auditor:
     default_jurisdiction: str | None = None
     as_of: date | None = None
     priors: dict[tuple[str, str], tuple[date, ...]] = field(default_factory=dict)
+    latest_day: date | None = None
+    max_line_bytes: int = MAX_LINE_BYTES
 
     def audit(self, item: Located) -> AuditedSession:
         """Replay, measure and classify one session; LogError if it cannot be replayed."""
         s = item.session
+        check_dated(s, self.latest_day)
         ids = [p.id for p in s.players]
         if len(set(ids)) != len(ids):
             raise LogError("a player id appears twice in players")
@@ -143,7 +146,7 @@ class Auditor:
         self, path: str, start: int = 0, end: int | None = None
     ) -> Iterator[AuditedSession | Reject]:
         """Every session of one partition judged, or the reject it became."""
-        for item in read_sessions(path, start, end):
+        for item in read_sessions(path, start, end, self.max_line_bytes):
             if isinstance(item, Reject):
                 yield storable_reject(item)
                 continue
@@ -220,3 +223,17 @@ def few_collections(threshold: int = 50_000) -> Iterator[None]:
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
+
+
+EARLIEST_DAY = date(2000, 1, 1)
+
+
+def check_dated(s: Session, latest_day: date | None) -> None:
+    """开局日期: a session dated before 2000 or after the run's bound is no log of a real game."""
+    day = s.started_at.date()
+    if day < EARLIEST_DAY or (latest_day is not None and day > latest_day):
+        bound = f" nor after {latest_day} (a day after the run started)" if latest_day else ""
+        raise LogError(
+            f"started_at {day.isoformat()} is out of range: no session is dated before "
+            f"{EARLIEST_DAY.isoformat()}{bound}"
+        )

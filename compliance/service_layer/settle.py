@@ -134,7 +134,7 @@ def session_of_rounds(game: str, preset: str | None, text: str) -> Session:
     """Wrap round records in a session whose players are those they name."""
     try:
         record = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:
         raise DecodeError(f"malformed round record: {exc}") from None
     names: list[str] = []
 
@@ -150,7 +150,10 @@ def session_of_rounds(game: str, preset: str | None, text: str) -> Session:
             for value in node:
                 collect(value)
 
-    collect(record)
+    try:
+        collect(record)
+    except RecursionError:
+        raise DecodeError("malformed round record: nested too deeply") from None
     players = [Player(id=name) for name in dict.fromkeys(names)]
     return Session(
         format="stakelog/1",

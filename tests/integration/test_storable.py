@@ -57,10 +57,22 @@ HOSTILE = {
     "nul in a card": (lambda _: with_card("S\x00"), ""),
     "a room fee of 2^70 on stakes": (
         lambda _: dict(GOOD, owner={"id": "o", "room_fee": 2**70, "fee_basis": "stakes"}),
+        "invalid session: Expected `int` <= 1000000000000000 - at `$.owner.room_fee`",
+    ),
+    "a room fee of 10^15 points at 10 yuan on stakes": (
+        lambda _: dict(
+            GOOD,
+            point_value="10",
+            owner={"id": "o", "room_fee": 10**15, "fee_basis": "stakes"},
+        ),
         "rake beyond any real game",
     ),
     "a hot-pot ante of 10^17": (
         lambda tmp: hot_pot_ante(tmp, 10**17),
+        "invalid round: Expected `int` <= 1000000000000000 - at `$[0].antes[...]`",
+    ),
+    "a hot-pot ante of 10^12 points at 10,000 yuan": (
+        lambda tmp: dict(hot_pot_ante(tmp, 10**12), point_value="10000"),
         "round_win_loss beyond any real game",
     ),
     "a start at +23:59": (

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
-from compliance.logs.records import Points, Variant
+from compliance.logs.bounds import MAX_PLAYERS, Multiplier, Points
+from compliance.logs.records import Variant
+
+Draw = Annotated[int, msgspec.Meta(ge=0, le=20)]
 
 
 class BianselongOptions(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -20,15 +23,15 @@ class BianselongOptions(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
     king_points: Points
     queen_points: Points = 3
     jack_points: Points = 20
-    hand_size: int = 5
-    seven_draw: int = 2
-    stuck_draw: int = 1
+    hand_size: Annotated[int, msgspec.Meta(ge=1, le=20)] = 5
+    seven_draw: Draw = 2
+    stuck_draw: Draw = 1
     play_after_draw: bool = False
-    last_jack_multiplier: int = 2
-    out_at: int = 100
+    last_jack_multiplier: Multiplier = 2
+    out_at: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 100
     stake_per_point: Points = 1
-    two_decks_from: int = 4
-    max_decks: int = 3
+    two_decks_from: Annotated[int, msgspec.Meta(ge=2, le=MAX_PLAYERS)] = 4
+    max_decks: Annotated[int, msgspec.Meta(ge=1, le=8)] = 3
 
 
 PRESETS: dict[str, dict[str, Any]] = {

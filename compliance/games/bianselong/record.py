@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypeGuard
+from typing import Annotated, Literal, TypeGuard
 
 import msgspec
 
 from compliance.games import cards
+from compliance.logs.bounds import SignedPoints
 
 Suit = Literal["S", "H", "C", "D"]
 
@@ -35,7 +36,7 @@ class BianselongDeal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     hands: dict[str, list[cards.Card]]
     starter: cards.Card
     plays: list[BianselongPlay]
-    decks: int = 1
+    decks: Annotated[int, msgspec.Meta(ge=1, le=8)] = 1
     new_game: bool = False
-    claimed: dict[str, int] = {}
-    penalties: dict[str, int] | None = None
+    claimed: dict[str, SignedPoints] = {}
+    penalties: dict[str, SignedPoints] | None = None

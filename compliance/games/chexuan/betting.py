@@ -17,6 +17,8 @@ from typing import Final, Literal
 
 import msgspec
 
+from compliance.logs.bounds import Points
+
 Act = Literal["大", "跟", "敲", "休", "丢", "超时", "逃跑"]
 RAISE: Final = "大"
 CALL: Final = "跟"
@@ -32,7 +34,7 @@ class ChexuanAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     player: str
     act: Act
-    amount: int | None = None
+    amount: Points | None = None
 
 
 @dataclass(slots=True)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from compliance.games.chexuan.hands import SPECIALS, Ranking, RankingRules, ranking_for
+from compliance.logs.bounds import MAX_PLAYERS
 
 
 class ChexuanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -20,7 +21,7 @@ class ChexuanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     tie_share: Literal["equal", "stake"] = "equal"
     ante_mode: Literal["stake", "pot", "carried"] = "stake"
     escape: Literal["forfeit_table", "fold"] = "forfeit_table"
-    max_players: int = 6
+    max_players: Annotated[int, msgspec.Meta(ge=2, le=MAX_PLAYERS)] = 6
     sanhua: bool = True
     huang_pairs: bool = True
     tiandi_gongzi: bool = True

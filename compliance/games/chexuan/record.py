@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import msgspec
 
 from compliance.games.chexuan.betting import ChexuanAction
+from compliance.logs.bounds import Points, SignedPoints
 
-Chips = Annotated[int, msgspec.Meta(ge=0)]
+Chips = Points
 
 
 class ChexuanSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -19,7 +18,7 @@ class ChexuanSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     cards: list[str]
     head: list[str] | None = None
     tail: list[str] | None = None
-    claimed: int = 0
+    claimed: SignedPoints = 0
 
 
 class ChexuanRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
-from compliance.logs.records import Points
+from compliance.logs.bounds import MAX_PLAYERS, Multiplier, Points
 
 
 class ChihuoguoOptions(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """玩法选项: the room's settings and the seed's caps."""
 
-    seats: int = 4
+    seats: Annotated[int, msgspec.Meta(ge=2, le=MAX_PLAYERS)] = 4
     min_bet: Points = 5
     ante: Points | None = None
     max_bet: Points = 100_000
     loss_cap: Points = 200_000
-    post_multiplier: int = 2
-    ace_king_post_multiplier: int = 4
+    post_multiplier: Multiplier = 2
+    ace_king_post_multiplier: Multiplier = 4
 
 
 PRESETS: dict[str, dict[str, Any]] = {

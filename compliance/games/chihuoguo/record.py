@@ -7,7 +7,7 @@ from typing import Literal
 import msgspec
 
 from compliance.games import cards
-from compliance.logs.records import Points
+from compliance.logs.bounds import Points, SignedPoints
 
 
 class ChihuoguoTurn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -24,5 +24,5 @@ class ChihuoguoTurn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     third: cards.Card | None = None
     antes: dict[str, Points] = {}
     pot: Points | None = None
-    chips: dict[str, int] | None = None
-    claimed: dict[str, int] = {}
+    chips: dict[str, SignedPoints] | None = None
+    claimed: dict[str, SignedPoints] = {}

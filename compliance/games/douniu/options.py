@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import msgspec
 
 from compliance.games.douniu import hands
-
-Multiplier = Annotated[int, msgspec.Meta(ge=1)]
+from compliance.logs.bounds import Multiplier
 
 
 class DouniuOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

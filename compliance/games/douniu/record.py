@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import msgspec
 
 from compliance.games.cards import Card
-
-Positive = Annotated[int, msgspec.Meta(ge=1)]
+from compliance.logs.bounds import Multiplier, Points, PositivePoints, SignedPoints
 
 
 class DouniuSeat(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
@@ -16,15 +13,15 @@ class DouniuSeat(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=Fa
 
     player: str
     cards: list[Card]
-    claimed: int
-    bet: Positive = 1
-    rake: Annotated[int, msgspec.Meta(ge=0)] = 0
+    claimed: SignedPoints
+    bet: Multiplier = 1
+    rake: Points = 0
 
 
 class DouniuRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """一局斗牛: the banker, 底分 `base`, 抢庄 multiplier `grab`, and 2–6 seats."""
 
     banker: str
-    base: Positive
+    base: PositivePoints
     seats: list[DouniuSeat]
-    grab: Positive = 1
+    grab: Multiplier = 1

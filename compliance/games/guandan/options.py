@@ -15,7 +15,7 @@ class GuandanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     stake_per_level: Amount = 1
     stake_per_game: Amount = 0
     a_finish: Literal["first_not_last", "double_up", "any_win"] = "first_not_last"
-    a_failures_reset: Amount = 0
+    a_failures_reset: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
     return_max: Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "any"] = (
         "10"
     )

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 import msgspec
 
 from compliance.games.cards import Card
+from compliance.logs.bounds import Points, SignedPoints
 
-Amount = Annotated[int, msgspec.Meta(ge=0)]
+Amount = Points
 
 
 Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -36,7 +37,7 @@ class GuandanHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=F
 
     deal: dict[str, list[Card]]
     finish: list[str]
-    claimed: dict[str, int]
+    claimed: dict[str, SignedPoints]
     level: Level | None = None
     stake: Amount | None = None
     tribute: list[GuandanTribute] = []

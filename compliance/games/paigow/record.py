@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import msgspec
 
-Chips = Annotated[int, msgspec.Meta(ge=0)]
+from compliance.logs.bounds import Points, SignedPoints
+
+Chips = Points
 
 
 class PaigowSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -17,7 +17,7 @@ class PaigowSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     bet: Chips = 0
     head: list[str] | None = None
     tail: list[str] | None = None
-    claimed: int = 0
+    claimed: SignedPoints = 0
 
 
 class PaigowRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -14,7 +14,7 @@ class ShengjiOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
 
     stake_per_level: Amount = 1
     kitty_multiplier: Literal["double_unit", "power"] = "double_unit"
-    step: Annotated[int, msgspec.Meta(ge=5, multiple_of=5)] = 40
+    step: Annotated[int, msgspec.Meta(ge=5, le=1_000, multiple_of=5)] = 40
     tractor_follow: bool = True
 
 

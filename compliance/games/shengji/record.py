@@ -7,8 +7,9 @@ from typing import Annotated, Literal
 import msgspec
 
 from compliance.games.cards import Card
+from compliance.logs.bounds import Points, SignedPoints
 
-Amount = Annotated[int, msgspec.Meta(ge=0)]
+Amount = Points
 
 
 Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -29,8 +30,8 @@ class ShengjiHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=F
     deal: dict[str, list[Card]]
     kitty: list[Card]
     buried: list[Card]
-    claimed: dict[str, int]
+    claimed: dict[str, SignedPoints]
     tricks: list[list[ShengjiPlay]] = []
     level: Level | None = None
     stake: Amount | None = None
-    points: int | None = None
+    points: Annotated[int, msgspec.Meta(ge=0, le=10_000)] | None = None

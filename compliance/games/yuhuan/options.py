@@ -6,53 +6,63 @@ house rules met in the wild, and a log's variant may override any field.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+
+from compliance.logs.bounds import Points
+
+Hu = Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+Tai = Annotated[int, msgspec.Meta(ge=0, le=16)]
+Unit = Annotated[int, msgspec.Meta(ge=1, le=1_000)]
+Copies = Annotated[int, msgspec.Meta(ge=3, le=4)]
+Tiles = Annotated[int, msgspec.Meta(ge=0, le=144)]
 
 
 class YuhuanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """玉环麻将玩法: 胡数, 台数, rounding, cap, payments and wildcards."""
 
-    base_hu: int = 20  # 底胡, the winner's only
-    flower_hu: int = 4  # each 杠花
-    honour_pair_hu: int = 2  # a pair of 中, 发 or the seat wind
-    pung_exposed_major: int = 4  # 幺九 (honours, terminals)
-    pung_concealed_major: int = 8
-    kong_exposed_major: int = 16
-    kong_concealed_major: int = 32
-    pung_exposed_minor: int = 2  # 普通牌 (simples)
-    pung_concealed_minor: int = 4
-    kong_exposed_minor: int = 8
-    kong_concealed_minor: int = 16
-    hard_wait_self_drawn_hu: int = 4  # 坎档, 靠壁, 对子
-    hard_wait_discard_hu: int = 2
-    easy_wait_self_drawn_hu: int = 2
-    easy_wait_discard_hu: int = 0
+    base_hu: Hu = 20  # 底胡, the winner's only
+    flower_hu: Hu = 4  # each 杠花
+    honour_pair_hu: Hu = 2  # a pair of 中, 发 or the seat wind
+    pung_exposed_major: Hu = 4  # 幺九 (honours, terminals)
+    pung_concealed_major: Hu = 8
+    kong_exposed_major: Hu = 16
+    kong_concealed_major: Hu = 32
+    pung_exposed_minor: Hu = 2  # 普通牌 (simples)
+    pung_concealed_minor: Hu = 4
+    kong_exposed_minor: Hu = 8
+    kong_concealed_minor: Hu = 16
+    hard_wait_self_drawn_hu: Hu = 4  # 坎档, 靠壁, 对子
+    hard_wait_discard_hu: Hu = 2
+    easy_wait_self_drawn_hu: Hu = 2
+    easy_wait_discard_hu: Hu = 0
     discard_pung_exposed: bool = True  # a pung completed by the winning discard is 明刻
-    flower_tai: int = 1
-    dragon_pung_tai: int = 1
-    seat_wind_pung_tai: int = 1
-    pinghu_tai: int = 1
-    kong_flower_tai: int = 1  # 杠上开花
-    robbed_kong_tai: int = 1  # 拉杠
-    half_flush_tai: int = 2  # 混一色
-    all_pungs_tai: int = 2  # 碰碰胡
-    full_flush_tai: int = 3  # 清一色
-    no_wild_tai: int = 1
-    one_wild_tai: int = 0
-    two_wild_tai: int = 1
-    three_wild_tai: int = 4
-    four_wild_tai: int = 4
-    max_tai: int = 4  # 腊子
-    round_to: int = 10
-    cap: int = 400
-    wild_copies: int = 3  # 4: the turned-up tile is wild too
+    flower_tai: Tai = 1
+    dragon_pung_tai: Tai = 1
+    seat_wind_pung_tai: Tai = 1
+    pinghu_tai: Tai = 1
+    kong_flower_tai: Tai = 1  # 杠上开花
+    robbed_kong_tai: Tai = 1  # 拉杠
+    half_flush_tai: Tai = 2  # 混一色
+    all_pungs_tai: Tai = 2  # 碰碰胡
+    full_flush_tai: Tai = 3  # 清一色
+    no_wild_tai: Tai = 1
+    one_wild_tai: Tai = 0
+    two_wild_tai: Tai = 1
+    three_wild_tai: Tai = 4
+    four_wild_tai: Tai = 4
+    max_tai: Tai = 4  # 腊子
+    round_to: Unit = 10
+    cap: Hu = 400
+    wild_copies: Copies = 3  # 4: the turned-up tile is wild too
     three_wild_cap: bool = False
     four_winds_cap: bool = True  # 四风台 满贯 (seed 002 『肆』)
     loser_wild_tai: bool = False  # non-winners' 台 count their 財神
-    huang_tiles: int = 16  # 黄庄 when this many tiles remain
-    chengbao_tiles: int = 9  # 承包 for a discard this close to 黄庄
+    huang_tiles: Tiles = 16  # 黄庄 when this many tiles remain
+    chengbao_tiles: Tiles = 9  # 承包 for a discard this close to 黄庄
     banker_keeps_on_win: bool = False
-    points_per_hu: int = 1  # the agreed stake: points per 胡
+    points_per_hu: Points = 1  # the agreed stake: points per 胡
 
 
 PRESETS: dict[str, dict[str, int | bool]] = {

@@ -25,6 +25,7 @@ from compliance.games.yuhuan.tiles import (
     format_tiles,
 )
 from compliance.games.yuhuan.win import CHOW, CONCEALED_KONG, KONG, PUNG, Meld
+from compliance.logs.bounds import SignedPoints
 
 MeldType = Literal["chow", "pung", "kong", "added_kong", "concealed_kong"]
 HAND_TILES = 16
@@ -63,10 +64,10 @@ class YuhuanRound(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
     banker: str
     wildcard: Tile
-    tiles_left: Annotated[int, msgspec.Meta(ge=0)]
+    tiles_left: Annotated[int, msgspec.Meta(ge=0, le=144)]
     hands: list[YuhuanHand]
     win: YuhuanWin | None = None
-    claimed: dict[str, int] = {}
+    claimed: dict[str, SignedPoints] = {}
 
 
 class YuhuanEvalHand(
