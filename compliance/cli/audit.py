@@ -13,6 +13,7 @@ from compliance.cli.progress import Progress
 from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.priors import read_priors
+from compliance.reporting.cells import printable
 from compliance.reporting.stream import make_writer
 from compliance.service_layer import audit as services
 
@@ -181,7 +182,7 @@ def audit(
     writer.close()
     output.flush()
     for reject in summary.reject_list[:MAX_REJECTS_SHOWN]:
-        click.echo(f"reject: {reject.describe()}", err=True)
+        click.echo(f"reject: {printable(reject.describe())}", err=True)
     if summary.rejects > MAX_REJECTS_SHOWN:
         click.echo(
             f"reject: … and {summary.rejects - MAX_REJECTS_SHOWN} more, stored with the run",
