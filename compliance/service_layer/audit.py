@@ -31,6 +31,7 @@ class AuditOptions:
     as_of: date | None = None
     strict: bool = False
     batch_size: int = 1000
+    reject_batch_size: int = 1000
     workers: int = 1
     dask: str | None = None
     window_days: int = 180
@@ -117,7 +118,10 @@ def audit(
     stores and prints exactly what a serial run would. Where the workers can
     reach the database (`uow.worker_factory()`), each stores its own sessions.
     With `strict`, the first reject stops the run with LogError and nothing of
-    the run is kept.
+    the run is kept. Otherwise the run is committed as it starts, so a run
+    that never reaches its end still shows, unfinished; rejects are stored
+    in batches of their own, so a log of nothing but rejects runs in bounded
+    memory.
     """
     summary = AuditSummary()
     with uow, few_collections():
@@ -128,7 +132,7 @@ def audit(
         rejects: list[Reject] = []
         parallel_store = (options.workers > 1 or bool(options.dask)) and not options.strict
         store = uow.worker_factory() if parallel_store else None
-        if store is not None:
+        if not options.strict:
             uow.commit()
         with_findings = on_finding is not _ignore
         runner = runner_for(options.workers, options.dask, store)
@@ -144,6 +148,8 @@ def audit(
                 if len(summary.reject_list) < 100:
                     summary.reject_list.append(item)
                 rejects.append(item)
+                if len(rejects) >= options.reject_batch_size:
+                    _flush_rejects(uow, run_id, rejects)
                 continue
             summary.count(item)
             if on_finding is not _ignore:
@@ -193,6 +199,12 @@ def _flush(uow: UnitOfWork, run_id: int, batch: list, rejects: list) -> None:
     uow.runs.store_rejects(run_id, rejects)
     uow.commit()
     batch.clear()
+    rejects.clear()
+
+
+def _flush_rejects(uow: UnitOfWork, run_id: int, rejects: list) -> None:
+    uow.runs.store_rejects(run_id, rejects)
+    uow.commit()
     rejects.clear()
 
 
