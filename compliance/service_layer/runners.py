@@ -10,8 +10,13 @@ their findings, as JSON.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -30,6 +35,8 @@ from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory
 
 PARTITION_BYTES = 16 << 20
 TAIL_BYTES = 2 << 20
+PR_SET_PDEATHSIG = 1
+PARENT_POLL_SECONDS = 0.5
 
 
 class Runner(Protocol):
@@ -70,7 +77,7 @@ class PoolRunner:
             self.workers,
             mp_context=context,
             initializer=_start_worker,
-            initargs=(auditor, self.store),
+            initargs=(auditor, self.store, os.getpid()),
         ) as pool:
             for items, partial in pool.map(_audit_partition, tasks):
                 merge_totals(totals, partial)
@@ -231,10 +238,34 @@ def _store(factory: UnitOfWorkFactory | None) -> UnitOfWork | None:
     return _stores[factory]
 
 
-def _start_worker(auditor: Auditor, store: UnitOfWorkFactory | None) -> None:
+def _start_worker(auditor: Auditor, store: UnitOfWorkFactory | None, parent: int) -> None:
     global _worker_auditor, _worker_store
+    die_with_parent(parent)
     _worker_auditor = auditor
     _worker_store = store
+
+
+def die_with_parent(parent: int) -> None:
+    """随父退出: this worker ends when `parent` does, `kill -9` included.
+
+    Linux kills it the moment the parent dies (PR_SET_PDEATHSIG); elsewhere,
+    and as a second net, a thread sees the parent change and ends the process.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 def _audit_partition(task: Task) -> tuple[list, Totals]:

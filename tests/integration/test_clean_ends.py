@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import psutil
 import pytest
 from sqlalchemy import select
 
@@ -69,3 +76,53 @@ def test_a_strict_run_that_stops_keeps_nothing_not_even_its_run(any_db_url):
     with engine.connect() as conn:
         assert conn.execute(select(AuditRunRow.id)).all() == []
     engine.dispose()
+
+
+def _children(pid: int) -> list[int]:
+    return [p.pid for p in psutil.Process(pid).children()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="FIFOs and /proc")
+def test_pool_workers_end_when_their_parent_is_killed(tmp_path, sqlite_url):
+    """Each worker blocks opening a FIFO nobody writes: only its parent's death ends it."""
+    fifos = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
+    for fifo in fifos:
+        os.mkfifo(fifo)
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from compliance.cli import main; main()",
+            "audit",
+            *map(str, fifos),
+            "--workers",
+            "2",
+        ],
+        env={**os.environ, "COMPLIANCE_DB_URL": sqlite_url},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := _children(parent.pid)) < 2:
+            assert time.monotonic() < deadline, "the pool's workers never started"
+            time.sleep(0.1)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 5
+        while any(map(_alive, workers)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [pid for pid in workers if _alive(pid)] == []
+    finally:
+        parent.kill()
+        for pid in workers:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
