@@ -17,11 +17,12 @@ import signal
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import date
-from itertools import pairwise
+from itertools import islice, pairwise
 from typing import Any, Protocol
 
 import msgspec
@@ -35,6 +36,8 @@ from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory
 
 PARTITION_BYTES = 16 << 20
 TAIL_BYTES = 2 << 20
+AHEAD = 2
+"""Partitions per worker submitted ahead of the one being stored: what waits is bounded."""
 PR_SET_PDEATHSIG = 1
 PARENT_POLL_SECONDS = 0.5
 
@@ -65,7 +68,11 @@ class SerialRunner:
 
 @dataclass(frozen=True)
 class PoolRunner:
-    """On a pool of `workers` forked processes; with `store`, each stores what it judged."""
+    """On a pool of `workers` forked processes; with `store`, each stores what it judged.
+
+    At most AHEAD partitions per worker are in flight, so results waiting for
+    the driver take bounded memory however long the input.
+    """
 
     workers: int
     store: UnitOfWorkFactory | None = None
@@ -79,7 +86,14 @@ class PoolRunner:
             initializer=_start_worker,
             initargs=(auditor, self.store, os.getpid()),
         ) as pool:
-            for items, partial in pool.map(_audit_partition, tasks):
+            waiting = iter(tasks)
+            ahead = deque(
+                pool.submit(_audit_partition, t) for t in islice(waiting, AHEAD * self.workers)
+            )
+            while ahead:
+                items, partial = ahead.popleft().result()
+                for task in islice(waiting, 1):
+                    ahead.append(pool.submit(_audit_partition, task))
                 merge_totals(totals, partial)
                 yield from items
 
