@@ -20,7 +20,13 @@ from compliance.domain.windows import judge_window
 from compliance.errors import LogError
 from compliance.logs.reader import Reject
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
-from compliance.service_layer.runners import EncodedFinding, StoredSession, runner_for
+from compliance.service_layer.runners import (
+    EncodedFinding,
+    RejectsStored,
+    StoredReject,
+    StoredSession,
+    runner_for,
+)
 from compliance.service_layer.seeding import ensure_rules
 from compliance.service_layer.unit_of_work import UnitOfWork
 
@@ -109,7 +115,9 @@ def audit(
     files: list[str],
     options: AuditOptions,
     on_finding: Callable[[Finding | EncodedFinding], None] = _ignore,
-    on_session: Callable[[AuditedSession | StoredSession | Reject], None] = lambda s: None,
+    on_session: Callable[
+        [AuditedSession | StoredSession | Reject | RejectsStored], None
+    ] = lambda s: None,
 ) -> AuditSummary:
     """Audit log files: judge every session, store results in batches, count.
 
@@ -141,12 +149,17 @@ def audit(
         )
         for item in judged:
             on_session(item)
+            if isinstance(item, RejectsStored):
+                summary.rejects += item.count
+                continue
             if isinstance(item, Reject):
                 if options.strict:
                     raise LogError(item.describe())
                 summary.rejects += 1
                 if len(summary.reject_list) < 100:
                     summary.reject_list.append(item)
+                if isinstance(item, StoredReject):
+                    continue
                 rejects.append(item)
                 if len(rejects) >= options.reject_batch_size:
                     _flush_rejects(uow, run_id, rejects)

@@ -36,6 +36,8 @@ from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory
 
 PARTITION_BYTES = 16 << 20
 TAIL_BYTES = 2 << 20
+REJECTS_BACK = 100
+"""Rejects per partition a storing worker sends back to be shown; the rest only counted."""
 AHEAD = 2
 """Partitions per worker submitted ahead of the one being stored: what waits is bounded."""
 PR_SET_PDEATHSIG = 1
@@ -150,6 +152,18 @@ def runner_for(workers: int, dask: str | None, store: UnitOfWorkFactory | None) 
     if workers > 1:
         return PoolRunner(workers, store)
     return SerialRunner()
+
+
+@dataclass(frozen=True, slots=True)
+class StoredReject(Reject):
+    """A reject its worker stored: the driver counts and shows it, and stores it no more."""
+
+
+@dataclass(frozen=True, slots=True)
+class RejectsStored:
+    """Rejects of a partition its worker stored and did not send back: how many."""
+
+    count: int
 
 
 _finding_decoder = msgspec.json.Decoder(Finding)
@@ -315,18 +329,29 @@ def _audit_partition_of(auditor: Auditor, store: UnitOfWorkFactory | None, task:
         return items, totals
     if run_id is None:
         raise ValueError("a worker stores sessions only for a started run (task without run id)")
+    rejects = [r for r in items if isinstance(r, Reject)]
     with uow:
         uow.runs.store_sessions(run_id, sessions)
+        uow.runs.store_rejects(run_id, rejects)
         uow.commit()
-    return [
-        item
-        if isinstance(item, Reject)
-        else StoredSession(
-            item.platform,
-            item.session_id,
-            item.day,
-            (item.encoded or []) if with_findings else [],
-            [(f.kind, getattr(f, "tier", None), getattr(f, "check", None)) for f in item.findings],
-        )
-        for item in items
-    ], totals
+    back: list[StoredSession | StoredReject | RejectsStored] = []
+    shown = 0
+    for judged in items:
+        if not isinstance(judged, Reject):
+            back.append(_stored(judged, with_findings))
+        elif shown < REJECTS_BACK:
+            back.append(StoredReject(judged.file, judged.line, judged.session_id, judged.reason))
+            shown += 1
+    if len(rejects) > shown:
+        back.append(RejectsStored(len(rejects) - shown))
+    return back, totals
+
+
+def _stored(item: AuditedSession, with_findings: bool) -> StoredSession:
+    return StoredSession(
+        item.platform,
+        item.session_id,
+        item.day,
+        (item.encoded or []) if with_findings else [],
+        [(f.kind, getattr(f, "tier", None), getattr(f, "check", None)) for f in item.findings],
+    )

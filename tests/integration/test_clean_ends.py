@@ -16,7 +16,9 @@ from compliance.db.engine import ensure_schema, make_engine
 from compliance.db.models import AuditRunRow, RejectRow
 from compliance.db.unit_of_work import SqlUnitOfWork
 from compliance.errors import LogError
+from compliance.logs.reader import Reject
 from compliance.service_layer import audit as services
+from compliance.service_layer import runners
 from tests.conftest import SAMPLES
 
 
@@ -126,3 +128,24 @@ def test_pool_workers_end_when_their_parent_is_killed(tmp_path, sqlite_url):
         for pid in workers:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_storing_workers_store_their_rejects_and_send_back_a_few(any_db_url, tmp_path):
+    path = tmp_path / "rejects.jsonl"
+    path.write_text("{not json\n" * 3000)
+    seen = []
+    engine = make_engine(any_db_url)
+    ensure_schema(engine)
+    summary = services.audit(
+        SqlUnitOfWork(engine), [str(path)], services.AuditOptions(workers=2), on_session=seen.append
+    )
+    with engine.connect() as conn:
+        lines = conn.execute(select(RejectRow.line).order_by(RejectRow.line)).scalars().all()
+    assert lines == list(range(1, 3001))
+    assert summary.rejects == 3000
+    assert [r.line for r in summary.reject_list] == list(range(1, 101))
+    partitions = len(runners.partition_ranges(str(path), 2))
+    back = sum(isinstance(item, Reject) for item in seen)
+    assert back <= runners.REJECTS_BACK * partitions < 3000
+    assert back + sum(i.count for i in seen if isinstance(i, runners.RejectsStored)) == 3000
+    engine.dispose()
