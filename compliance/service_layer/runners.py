@@ -317,34 +317,63 @@ def audit_partition(
 
 def _audit_partition_of(auditor: Auditor, store: UnitOfWorkFactory | None, task: Task):
     path, start, end, run_id, with_findings = task
-    items = list(auditor.audit_file(path, start, end))
+    uow = _store(store)
+    if uow is not None and run_id is None:
+        raise ValueError("a worker stores sessions only for a started run (task without run id)")
+    items: list[AuditedSession | Reject] = []
+    rejects = RejectSink(uow, run_id) if uow is not None else None
+    for item in auditor.audit_file(path, start, end):
+        if rejects is not None and isinstance(item, Reject):
+            shown = rejects.take(item)
+            if shown is not None:
+                items.append(shown)
+            continue
+        items.append(item)
     totals: Totals = {}
     sessions = [item for item in items if not isinstance(item, Reject)]
     for item in sessions:
         add_session(totals, item)
         if with_findings:
             item.encode_findings()
-    uow = _store(store)
-    if uow is None:
+    if uow is None or rejects is None or run_id is None:
         return items, totals
-    if run_id is None:
-        raise ValueError("a worker stores sessions only for a started run (task without run id)")
-    rejects = [r for r in items if isinstance(r, Reject)]
     with uow:
         uow.runs.store_sessions(run_id, sessions)
-        uow.runs.store_rejects(run_id, rejects)
         uow.commit()
-    back: list[StoredSession | StoredReject | RejectsStored] = []
-    shown = 0
-    for judged in items:
-        if not isinstance(judged, Reject):
-            back.append(_stored(judged, with_findings))
-        elif shown < REJECTS_BACK:
-            back.append(StoredReject(judged.file, judged.line, judged.session_id, judged.reason))
-            shown += 1
-    if len(rejects) > shown:
-        back.append(RejectsStored(len(rejects) - shown))
+    rejects.flush()
+    back: list[StoredSession | Reject | RejectsStored] = [
+        item if isinstance(item, Reject) else _stored(item, with_findings) for item in items
+    ]
+    if rejects.unsent:
+        back.append(RejectsStored(rejects.unsent))
     return back, totals
+
+
+class RejectSink:
+    """A storing worker's rejects: stored a thousand at a time as they come, the first
+    REJECTS_BACK of its partition sent back to be shown, the others only counted."""
+
+    def __init__(self, uow: UnitOfWork, run_id: int | None):
+        self.uow, self.run_id = uow, run_id
+        self.waiting: list[Reject] = []
+        self.sent = self.unsent = 0
+
+    def take(self, reject: Reject) -> StoredReject | None:
+        self.waiting.append(reject)
+        if len(self.waiting) >= 1000:
+            self.flush()
+        if self.sent < REJECTS_BACK:
+            self.sent += 1
+            return StoredReject(reject.file, reject.line, reject.session_id, reject.reason)
+        self.unsent += 1
+        return None
+
+    def flush(self) -> None:
+        if self.waiting and self.run_id is not None:
+            with self.uow:
+                self.uow.runs.store_rejects(self.run_id, self.waiting)
+                self.uow.commit()
+        self.waiting.clear()
 
 
 def _stored(item: AuditedSession, with_findings: bool) -> StoredSession:
