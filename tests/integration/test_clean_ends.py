@@ -149,3 +149,36 @@ def test_storing_workers_store_their_rejects_and_send_back_a_few(any_db_url, tmp
     assert back <= runners.REJECTS_BACK * partitions < 3000
     assert back + sum(i.count for i in seen if isinstance(i, runners.RejectsStored)) == 3000
     engine.dispose()
+
+
+WATCHED_CHILD = """
+import os, signal, sys, time
+from compliance.service_layer import runners
+
+parent = os.getpid()
+if os.fork() == 0:
+    sys.platform = "darwin"  # no prctl: only the watching thread can end it
+    runners.die_with_parent(parent)
+    with open(sys.argv[1] + ".tmp", "w") as f:
+        f.write(str(os.getpid()))
+    os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+    time.sleep(60)
+    os._exit(0)
+while not os.path.exists(sys.argv[1]):
+    time.sleep(0.05)
+os.kill(parent, signal.SIGKILL)
+"""
+
+
+def test_where_there_is_no_prctl_a_thread_ends_the_worker_with_its_parent(tmp_path):
+    pid_file = tmp_path / "child.pid"
+    done = subprocess.run([sys.executable, "-c", WATCHED_CHILD, str(pid_file)], timeout=60)
+    assert done.returncode == -signal.SIGKILL
+    child = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    alive = _alive(child)
+    if alive:
+        os.kill(child, signal.SIGKILL)
+    assert not alive
