@@ -15,6 +15,7 @@ import click
 from compliance import __version__
 from compliance.cli.exit_codes import ExitCode
 from compliance.errors import ComplianceError
+from compliance.reporting.cells import printable
 
 DEBUG_VAR = "COMPLIANCE_DEBUG"
 
@@ -26,7 +27,7 @@ class Root(click.Group):
         try:
             return super().invoke(ctx)
         except ComplianceError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(printable(str(exc), keep_newlines=True)) from None
         except BrokenPipeError:
             raise
         except (OSError, UnicodeError) as exc:

@@ -7,16 +7,18 @@ import sys
 import click
 
 from compliance.cli.exit_codes import ExitCode
-from compliance.cli.options import db_option, open_store
+from compliance.cli.options import WINDOW_DAYS, db_option, open_store
 from compliance.cli.output import summary_line
 from compliance.cli.progress import Progress
 from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.priors import read_priors
+from compliance.reporting.cells import printable
 from compliance.reporting.stream import make_writer
 from compliance.service_layer import audit as services
 
 MAX_REJECTS_SHOWN = 20
+MAX_WORKERS = 256
 FAIL_ON = (*TIER_CODES, "integrity", "indeterminate")
 
 
@@ -101,7 +103,7 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
 )
 @click.option(
     "--window-days",
-    type=click.IntRange(min=0),
+    type=WINDOW_DAYS,
     default=180,
     show_default=True,
     help="Days over which players, room owners and platforms are summed (0: none).",
@@ -113,7 +115,7 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_WORKERS),
     default=1,
     show_default=True,
     help="Processes auditing byte ranges of the input in parallel.",
@@ -190,7 +192,7 @@ def audit(
     writer.close()
     output.flush()
     for reject in summary.reject_list[:MAX_REJECTS_SHOWN]:
-        click.echo(f"reject: {reject.describe()}", err=True)
+        click.echo(f"reject: {printable(reject.describe())}", err=True)
     if summary.rejects > MAX_REJECTS_SHOWN:
         click.echo(
             f"reject: … and {summary.rejects - MAX_REJECTS_SHOWN} more, stored with the run",

@@ -7,6 +7,11 @@ import click
 from compliance.service_layer.bootstrap import unit_of_work_factory
 from compliance.service_layer.unit_of_work import Store, UnitOfWork, UnitOfWorkFactory
 
+MAX_ROW_ID = 2**31 - 1
+"""The largest key a stored row can have (PostgreSQL's `integer`); SQLite's go further."""
+WINDOW_DAYS = click.IntRange(min=0, max=36_600)
+"""Days of a window: up to a hundred years, which every date minus it can hold."""
+
 db_option = click.option(
     "--db",
     "db_url",

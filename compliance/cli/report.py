@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from compliance.cli.audit import FAIL_ON
-from compliance.cli.options import db_option, open_store
+from compliance.cli.options import MAX_ROW_ID, db_option, open_store
 from compliance.reporting.model import ReportQuery
 from compliance.service_layer import reports
 
@@ -16,7 +18,9 @@ class RunParam(click.ParamType):
     def convert(self, value, param, ctx):
         if isinstance(value, int) or value == "latest":
             return value
-        if str(value).isdigit():
+        if re.fullmatch("[0-9]+", str(value)):
+            if int(value) > MAX_ROW_ID:
+                raise click.ClickException(f"no audit run {int(value)} is stored")
             return int(value)
         self.fail(f"{value!r} is neither a run number nor 'latest'", param, ctx)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from compliance.cli.exit_codes import ExitCode
-from compliance.cli.options import db_option, lazy_store
+from compliance.cli.options import MAX_ROW_ID, db_option, lazy_store
 from compliance.cli.output import emit, plural, table
 from compliance.domain.rulediff import summarise, words
 from compliance.service_layer import rules as svc
@@ -241,7 +241,13 @@ def verify(db_url) -> None:
 
 
 @rules.command()
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1, max=MAX_ROW_ID, clamp=True),
+    default=20,
+    show_default=True,
+    help="At most this many entries (a larger number: all of them).",
+)
 @db_option
 def history(limit, db_url) -> None:
     """Show the newest entries of the change trail.

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from compliance.cli.options import db_option, open_store
+from compliance.cli.options import WINDOW_DAYS, db_option, open_store
 from compliance.cli.output import table, to_json
 from compliance.domain.classifier import ClassifierOptions
 from compliance.service_layer import backtest as svc
@@ -41,7 +41,7 @@ from compliance.service_layer import backtest as svc
 )
 @click.option(
     "--window-days",
-    type=click.IntRange(min=0),
+    type=WINDOW_DAYS,
     default=180,
     show_default=True,
     help="Days over which players, room owners and platforms are summed (0: none).",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterator
 
+from compliance.reporting.cells import CsvWriter
 from compliance.reporting.model import Report
-from compliance.reporting.stream import CSV_COLUMNS, safe_cell
+from compliance.reporting.stream import CSV_COLUMNS
 
 COLUMNS = (
     *CSV_COLUMNS[:4],
@@ -31,10 +31,9 @@ def csv_chunks(report: Report, rows: int = 2000) -> Iterator[str]:
     """Every selected finding, most severe first, in the audit's CSV columns and a few
     more; streamed, `rows` at a time."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, COLUMNS, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
+    writer = CsvWriter(out, COLUMNS)
     for n, finding in enumerate(report.export(), 1):
-        writer.writerow({k: safe_cell(_cell(finding.get(k))) for k in COLUMNS})
+        writer.writerow({k: _cell(finding.get(k)) for k in COLUMNS})
         if n % rows == 0:
             yield out.getvalue()
             out.seek(0)

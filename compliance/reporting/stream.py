@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import csv
 from typing import IO, Any
 
 from compliance.domain.findings import Finding
+from compliance.reporting.cells import CsvWriter as SafeCsvWriter
+from compliance.reporting.cells import printable
 
 CSV_COLUMNS = (
     "kind",
@@ -30,17 +31,6 @@ CSV_COLUMNS = (
     "reason",
 )
 HIDDEN_TIERS = frozenset({"exempt", "below_threshold"})
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def safe_cell(value: Any) -> Any:
-    """A CSV cell that a spreadsheet will not run as a formula."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        try:
-            float(value)
-        except ValueError:
-            return "'" + value
-    return value
 
 
 class JsonLinesWriter:
@@ -56,12 +46,10 @@ class JsonLinesWriter:
 
 class CsvWriter:
     def __init__(self, out: IO[str]):
-        self.writer = csv.DictWriter(out, CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
-        self.writer.writeheader()
+        self.writer = SafeCsvWriter(out, CSV_COLUMNS)
 
     def write(self, finding: Finding) -> None:
-        row = finding.to_dict()
-        self.writer.writerow({k: safe_cell(row.get(k)) for k in CSV_COLUMNS})
+        self.writer.writerow(finding.to_dict())
 
     def close(self) -> None:
         pass
@@ -86,10 +74,11 @@ class TableWriter:
                 f"{'KIND':<13} {'SESSION':<14} {'SUBJECT':<16} {'WHERE':<7} {'RESULT':<27} DETAIL\n"
             )
         self.rows += 1
-        self.out.write(
+        line = (
             f"{row['kind']:<13} {row['session_id'] or '-':<14} {row['subject']:<16} "
-            f"{row['jurisdiction'] or '-':<7} {_result(row):<27} {_detail(row)}\n"
+            f"{row['jurisdiction'] or '-':<7} {_result(row):<27} {_detail(row)}"
         )
+        self.out.write(printable(line) + "\n")
 
     def close(self) -> None:
         if self.hidden:

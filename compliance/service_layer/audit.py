@@ -20,7 +20,13 @@ from compliance.domain.windows import judge_window
 from compliance.errors import LogError
 from compliance.logs.reader import MAX_LINE_BYTES, Reject
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
-from compliance.service_layer.runners import EncodedFinding, StoredSession, runner_for
+from compliance.service_layer.runners import (
+    EncodedFinding,
+    RejectsStored,
+    StoredReject,
+    StoredSession,
+    runner_for,
+)
 from compliance.service_layer.seeding import ensure_rules
 from compliance.service_layer.unit_of_work import UnitOfWork
 
@@ -31,6 +37,7 @@ class AuditOptions:
     as_of: date | None = None
     strict: bool = False
     batch_size: int = 1000
+    reject_batch_size: int = 1000
     workers: int = 1
     dask: str | None = None
     window_days: int = 180
@@ -113,7 +120,9 @@ def audit(
     files: list[str],
     options: AuditOptions,
     on_finding: Callable[[Finding | EncodedFinding], None] = _ignore,
-    on_session: Callable[[AuditedSession | StoredSession | Reject], None] = lambda s: None,
+    on_session: Callable[
+        [AuditedSession | StoredSession | Reject | RejectsStored], None
+    ] = lambda s: None,
 ) -> AuditSummary:
     """Audit log files: judge every session, store results in batches, count.
 
@@ -122,7 +131,10 @@ def audit(
     stores and prints exactly what a serial run would. Where the workers can
     reach the database (`uow.worker_factory()`), each stores its own sessions.
     With `strict`, the first reject stops the run with LogError and nothing of
-    the run is kept.
+    the run is kept. Otherwise the run is committed as it starts, so a run
+    that never reaches its end still shows, unfinished; rejects are stored
+    in batches of their own, so a log of nothing but rejects runs in bounded
+    memory.
     """
     summary = AuditSummary()
     if options.latest_day is None:
@@ -135,7 +147,7 @@ def audit(
         rejects: list[Reject] = []
         parallel_store = (options.workers > 1 or bool(options.dask)) and not options.strict
         store = uow.worker_factory() if parallel_store else None
-        if store is not None:
+        if not options.strict:
             uow.commit()
         with_findings = on_finding is not _ignore
         runner = runner_for(options.workers, options.dask, store)
@@ -144,13 +156,20 @@ def audit(
         )
         for item in judged:
             on_session(item)
+            if isinstance(item, RejectsStored):
+                summary.rejects += item.count
+                continue
             if isinstance(item, Reject):
                 if options.strict:
                     raise LogError(item.describe())
                 summary.rejects += 1
                 if len(summary.reject_list) < 100:
                     summary.reject_list.append(item)
+                if isinstance(item, StoredReject):
+                    continue
                 rejects.append(item)
+                if len(rejects) >= options.reject_batch_size:
+                    _flush_rejects(uow, run_id, rejects)
                 continue
             summary.count(item)
             if on_finding is not _ignore:
@@ -200,6 +219,12 @@ def _flush(uow: UnitOfWork, run_id: int, batch: list, rejects: list) -> None:
     uow.runs.store_rejects(run_id, rejects)
     uow.commit()
     batch.clear()
+    rejects.clear()
+
+
+def _flush_rejects(uow: UnitOfWork, run_id: int, rejects: list) -> None:
+    uow.runs.store_rejects(run_id, rejects)
+    uow.commit()
     rejects.clear()
 
 

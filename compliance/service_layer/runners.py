@@ -10,13 +10,19 @@ their findings, as JSON.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import date
-from itertools import pairwise
+from itertools import islice, pairwise
 from typing import Any, Protocol
 
 import msgspec
@@ -30,6 +36,12 @@ from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory
 
 PARTITION_BYTES = 16 << 20
 TAIL_BYTES = 2 << 20
+REJECTS_BACK = 100
+"""Rejects per partition a storing worker sends back to be shown; the rest only counted."""
+AHEAD = 2
+"""Partitions per worker submitted ahead of the one being stored: what waits is bounded."""
+PR_SET_PDEATHSIG = 1
+PARENT_POLL_SECONDS = 0.5
 
 
 class Runner(Protocol):
@@ -58,7 +70,11 @@ class SerialRunner:
 
 @dataclass(frozen=True)
 class PoolRunner:
-    """On a pool of `workers` forked processes; with `store`, each stores what it judged."""
+    """On a pool of `workers` forked processes; with `store`, each stores what it judged.
+
+    At most AHEAD partitions per worker are in flight, so results waiting for
+    the driver take bounded memory however long the input.
+    """
 
     workers: int
     store: UnitOfWorkFactory | None = None
@@ -70,9 +86,16 @@ class PoolRunner:
             self.workers,
             mp_context=context,
             initializer=_start_worker,
-            initargs=(auditor, self.store),
+            initargs=(auditor, self.store, os.getpid()),
         ) as pool:
-            for items, partial in pool.map(_audit_partition, tasks):
+            waiting = iter(tasks)
+            ahead = deque(
+                pool.submit(_audit_partition, t) for t in islice(waiting, AHEAD * self.workers)
+            )
+            while ahead:
+                items, partial = ahead.popleft().result()
+                for task in islice(waiting, 1):
+                    ahead.append(pool.submit(_audit_partition, task))
                 merge_totals(totals, partial)
                 yield from items
 
@@ -129,6 +152,18 @@ def runner_for(workers: int, dask: str | None, store: UnitOfWorkFactory | None) 
     if workers > 1:
         return PoolRunner(workers, store)
     return SerialRunner()
+
+
+@dataclass(frozen=True, slots=True)
+class StoredReject(Reject):
+    """A reject its worker stored: the driver counts and shows it, and stores it no more."""
+
+
+@dataclass(frozen=True, slots=True)
+class RejectsStored:
+    """Rejects of a partition its worker stored and did not send back: how many."""
+
+    count: int
 
 
 _finding_decoder = msgspec.json.Decoder(Finding)
@@ -231,10 +266,34 @@ def _store(factory: UnitOfWorkFactory | None) -> UnitOfWork | None:
     return _stores[factory]
 
 
-def _start_worker(auditor: Auditor, store: UnitOfWorkFactory | None) -> None:
+def _start_worker(auditor: Auditor, store: UnitOfWorkFactory | None, parent: int) -> None:
     global _worker_auditor, _worker_store
+    die_with_parent(parent)
     _worker_auditor = auditor
     _worker_store = store
+
+
+def die_with_parent(parent: int) -> None:
+    """随父退出: this worker ends when `parent` does, `kill -9` included.
+
+    Linux kills it the moment the parent dies (PR_SET_PDEATHSIG); elsewhere,
+    and as a second net, a thread sees the parent change and ends the process.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 def _audit_partition(task: Task) -> tuple[list, Totals]:
@@ -258,30 +317,70 @@ def audit_partition(
 
 def _audit_partition_of(auditor: Auditor, store: UnitOfWorkFactory | None, task: Task):
     path, start, end, run_id, with_findings = task
-    items = list(auditor.audit_file(path, start, end))
+    uow = _store(store)
+    if uow is not None and run_id is None:
+        raise ValueError("a worker stores sessions only for a started run (task without run id)")
+    items: list[AuditedSession | Reject] = []
+    rejects = RejectSink(uow, run_id) if uow is not None else None
+    for item in auditor.audit_file(path, start, end):
+        if rejects is not None and isinstance(item, Reject):
+            shown = rejects.take(item)
+            if shown is not None:
+                items.append(shown)
+            continue
+        items.append(item)
     totals: Totals = {}
     sessions = [item for item in items if not isinstance(item, Reject)]
     for item in sessions:
         add_session(totals, item)
         if with_findings:
             item.encode_findings()
-    uow = _store(store)
-    if uow is None:
+    if uow is None or rejects is None or run_id is None:
         return items, totals
-    if run_id is None:
-        raise ValueError("a worker stores sessions only for a started run (task without run id)")
     with uow:
         uow.runs.store_sessions(run_id, sessions)
         uow.commit()
-    return [
-        item
-        if isinstance(item, Reject)
-        else StoredSession(
-            item.platform,
-            item.session_id,
-            item.day,
-            (item.encoded or []) if with_findings else [],
-            [(f.kind, getattr(f, "tier", None), getattr(f, "check", None)) for f in item.findings],
-        )
-        for item in items
-    ], totals
+    rejects.flush()
+    back: list[StoredSession | Reject | RejectsStored] = [
+        item if isinstance(item, Reject) else _stored(item, with_findings) for item in items
+    ]
+    if rejects.unsent:
+        back.append(RejectsStored(rejects.unsent))
+    return back, totals
+
+
+class RejectSink:
+    """A storing worker's rejects: stored a thousand at a time as they come, the first
+    REJECTS_BACK of its partition sent back to be shown, the others only counted."""
+
+    def __init__(self, uow: UnitOfWork, run_id: int | None):
+        self.uow, self.run_id = uow, run_id
+        self.waiting: list[Reject] = []
+        self.sent = self.unsent = 0
+
+    def take(self, reject: Reject) -> StoredReject | None:
+        self.waiting.append(reject)
+        if len(self.waiting) >= 1000:
+            self.flush()
+        if self.sent < REJECTS_BACK:
+            self.sent += 1
+            return StoredReject(reject.file, reject.line, reject.session_id, reject.reason)
+        self.unsent += 1
+        return None
+
+    def flush(self) -> None:
+        if self.waiting and self.run_id is not None:
+            with self.uow:
+                self.uow.runs.store_rejects(self.run_id, self.waiting)
+                self.uow.commit()
+        self.waiting.clear()
+
+
+def _stored(item: AuditedSession, with_findings: bool) -> StoredSession:
+    return StoredSession(
+        item.platform,
+        item.session_id,
+        item.day,
+        (item.encoded or []) if with_findings else [],
+        [(f.kind, getattr(f, "tier", None), getattr(f, "check", None)) for f in item.findings],
+    )

@@ -33,6 +33,8 @@ from compliance.logs.records import Session, Variant
 
 # Not a breach of the log: the seed lets a 牛角尖 cost more than a player holds.
 NEGATIVE_CHIPS = "negative_chips"
+MAX_ANTE = 10**12
+"""The largest 底料 share a table takes, in points: beyond it a figure means nothing."""
 
 
 def bet_breaches(turn: ChihuoguoTurn, chips: int, pot: int, opts: ChihuoguoOptions) -> list[str]:
@@ -94,6 +96,12 @@ class Table:
         strangers = [p for p in named if p not in self.chips]
         if strangers:
             raise DealError(f"round {index}: player {strangers[0]} is not in the session")
+        for player, amount in turn.antes.items():
+            if amount > MAX_ANTE:
+                raise DealError(
+                    f"round {index}: antes: {player}'s ante {amount} is beyond any table's "
+                    f"(at most {MAX_ANTE:,} points)"
+                )
         if len(turn.ends) != 2:
             raise DealError(f"round {index}: {len(turn.ends)} face-up cards, need 2")
         if (turn.action == "bet") != (turn.third is not None):

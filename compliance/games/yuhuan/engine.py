@@ -68,7 +68,8 @@ def settle_round(
     players = [h.player for h in rnd.hands]
     if len(players) != 4 or len(set(players)) != 4:
         raise DealError(f"{where}: needs four different players, got {players}")
-    if known is not None and (stranger := next((p for p in players if p not in known), None)):
+    stranger = next((p for p in players if p not in known), None) if known is not None else None
+    if stranger is not None:
         raise DealError(f"{where}: player {stranger!r} is not in the session")
     if sorted(h.wind for h in rnd.hands) != list(WINDS_ORDER):
         raise DealError(f"{where}: seat winds must be 1z 2z 3z 4z once each")
