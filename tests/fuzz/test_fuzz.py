@@ -63,6 +63,10 @@ class Corpus:
 
 @pytest.fixture(scope="module")
 def corpus() -> Corpus:
+    return simulate_corpus()
+
+
+def simulate_corpus() -> Corpus:
     codes = tuple(game_codes())
     assert len(codes) == 8
     spec = SimulationSpec(games=codes, sessions=4 * len(codes), seed=16, rounds=(2, 5))
