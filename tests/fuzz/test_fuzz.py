@@ -21,6 +21,7 @@ COMPLIANCE_FUZZ_LINES mutated lines per database.
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import random
@@ -120,6 +121,7 @@ class Auditor:
     def _problem(self, path: Path, expected: int) -> str | None:
         args = ["audit", str(path), "--format", "jsonl", "--db", self.url]
         result = self.runner.invoke(cli, args, env={"COMPLIANCE_DEBUG": None})
+        gc.collect()  # the command's engine, left to the process's exit, holds a connection
         self.lines += expected
         last = result.stderr.strip().splitlines()[-1:] or [""]
         if result.exit_code != 0:

@@ -51,7 +51,10 @@ def main(url: str, lines: int, seed: int) -> None:
             batch += [Line(line, "valid") for line in corpus.lines[:6]]
             batch += [Line(blank, "blank") for blank in BLANKS]
             while (problem := auditor.problem(batch)) is not None:
-                culprit = auditor.culprit([line for line in batch if line.how != "valid"])
+                culprit = auditor.culprit([line for line in batch if line.how != "valid"] or batch)
+                if culprit == batch and len(batch) <= len(BLANKS) + 6:
+                    click.echo(f"valid lines alone go wrong: {problem}")
+                    break
                 kind = kind_of(auditor.problem(culprit) or problem)
                 counts[kind] = counts.get(kind, 0) + 1
                 shortest = min([*culprit, found.get(kind, culprit[0])], key=lambda x: len(x.data))
