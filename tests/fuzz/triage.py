@@ -57,6 +57,8 @@ def main(url: str, lines: int, seed: int) -> None:
                     break
                 kind = kind_of(auditor.problem(culprit) or problem)
                 counts[kind] = counts.get(kind, 0) + 1
+                if counts[kind] == 1:
+                    click.echo(f"found: {kind}\n  {culprit[0].how}", err=True)
                 shortest = min([*culprit, found.get(kind, culprit[0])], key=lambda x: len(x.data))
                 found[kind] = shortest
                 batch = [line for line in batch if line not in culprit]
