@@ -8,12 +8,20 @@ import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from compliance import ruledata
 from compliance.db import migrate
 from compliance.db.engine import make_engine
+
+# Hypothesis profiles. Both keep hypothesis's defaults for every other test; the fuzzer
+# (tests/fuzz/test_fuzz.py) sizes itself by the one loaded: a few thousand lines under
+# "ci" (and the default profile), tens of thousands under "fuzz-long":
+#   python -m pytest tests/fuzz --hypothesis-profile=fuzz-long
+settings.register_profile("ci", settings.get_profile("default"))
+settings.register_profile("fuzz-long", settings.get_profile("default"))
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
