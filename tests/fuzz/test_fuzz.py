@@ -41,7 +41,6 @@ from compliance.games import game_codes, get_game
 from compliance.service_layer.simulate import SimulationSpec, generate
 from tests.fuzz.mutations import mutate
 
-
 MUTATED = 100  # mutated lines in a batch
 BLANKS = (b"", b"   ", b"\t \r")
 SIZES = {"ci": 1_500, "fuzz-long": 20_000}  # mutated lines per database, by profile
