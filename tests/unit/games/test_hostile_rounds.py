@@ -47,10 +47,19 @@ def test_a_huge_chihuoguo_ante_is_a_reject_naming_the_antes(run, tmp_path):
     session = _simulated(run, tmp_path, "chihuoguo")
     first = session["rounds"][0]
     player = next(iter(first["antes"]))
+    first["antes"] = dict.fromkeys(first["antes"], 10**13)
+    assert _reject_of(run, tmp_path, session) == (
+        f"round 1: antes: {player}'s ante {10**13} is beyond any table's "
+        "(at most 1,000,000,000,000 points)"
+    )
+
+
+def test_an_ante_past_the_decoders_bound_is_a_reject_naming_the_field(run, tmp_path):
+    session = _simulated(run, tmp_path, "chihuoguo")
+    first = session["rounds"][0]
     first["antes"] = dict.fromkeys(first["antes"], 10**30)
     assert _reject_of(run, tmp_path, session) == (
-        f"round 1: antes: {player}'s ante {10**30} is beyond any table's "
-        "(at most 1,000,000,000,000 points)"
+        "invalid round: Expected `int` <= 1000000000000000 - at `$[0].antes[...]`"
     )
 
 
