@@ -56,8 +56,10 @@ def small_play(rules: Ruleset) -> str | None:
         grounds.append(f"{inst.title if inst else ex.instrument} {ex.article}（{ex.text}）")
     if not grounds:
         return None
+    drawn = {b.jurisdiction for b in rules.bands_for("player")}
+    names = [level.name_zh for level in rules.chain if level.code in drawn]
     return (
         "少量财物输赢的娱乐活动不予处罚: "
         + "; ".join(grounds)
-        + f"; 少量 measured by the 赌资较大 lines of {rules.jurisdiction.name_zh}"
+        + f"; 少量 measured by the 赌资较大 lines of {'、'.join(names) or rules.jurisdiction.name_zh}"
     )
