@@ -21,8 +21,10 @@ from compliance.domain.findings import (
 from compliance.domain.ladder import WAGE_METRIC, Plan, ladder_of, next_line
 from compliance.domain.metrics import AMOUNT_METRICS, PlayerMetrics, SessionMetrics
 from compliance.domain.national import (
+    kin_grounds,
     no_provincial_standard,
     outside_mainland,
+    placed,
     small_play,
     written_note,
 )
@@ -152,7 +154,7 @@ class Classifier:
         if facts.organiser_prize:
             prize = self._organiser_prize(facts, player, where, day)
             if prize is not None:
-                return self._placed(prize, up)
+                return placed(prize, up)
         if player.metrics is None or facts.metrics is None:
             if not name:
                 return self._missing(facts, player, None, "jurisdiction", UNNAMED)
@@ -167,9 +169,9 @@ class Classifier:
         rules = self.resolver.ruleset(where.code, day)
         bands = rules.bands_for("player")
         if not bands:
-            kin = self._kin_grounds(facts, player, rules)
+            kin = kin_grounds(facts, player, rules)
             if kin:
-                return self._placed(self._exempt(facts, player, where, rules, day, kin), up)
+                return placed(self._exempt(facts, player, where, rules, day, kin), up)
             reason = no_provincial_standard(where, day, bool(name))
             return self._missing(
                 facts,
@@ -226,14 +228,7 @@ class Classifier:
             finding.aggravations = self._aggravations(facts, player, rules, day)
         elif shown == Tier.BELOW_THRESHOLD:
             finding.citation = self._small_play(rules, finding.citation)
-        return self._placed(finding, up)
-
-    @staticmethod
-    def _placed(finding: ThresholdFinding, up: str | None) -> ThresholdFinding:
-        """A finding judged under the city or province a code was resolved up to says so."""
-        if up:
-            finding.jurisdiction_name = f"{finding.jurisdiction_name} ({up})"
-        return finding
+        return placed(finding, up)
 
     def _small_play(self, rules: Ruleset, citation: str | None) -> str | None:
         key = (id(rules), citation)
@@ -331,28 +326,13 @@ class Classifier:
         return values
 
     def _exemptions(self, facts, player, rules: Ruleset, tier: Tier):
-        applied = self._kin_grounds(facts, player, rules)
+        applied = kin_grounds(facts, player, rules)
         for ex in rules.exemptions:
             if ex.kind == "organiser_prize" and facts.organiser_prize:
                 applied.append(f"{ex.id}: {ex.text} ({ex.article})")
         if applied and tier > Tier.EXEMPT:
             return applied, tier
         return [], None
-
-    def _kin_grounds(self, facts, player, rules: Ruleset) -> list[str]:
-        """亲属: the kin exemptions a table of one family without rake (where they ask) meets."""
-        if not self._is_kin_table(facts, player):
-            return []
-        return [
-            f"{ex.id}: {ex.text} ({ex.article})"
-            for ex in rules.exemptions
-            if ex.kind == "kin" and (facts.rake == 0 or not ex.requires_no_rake)
-        ]
-
-    @staticmethod
-    def _is_kin_table(facts: SessionFacts, player: PlayerFacts) -> bool:
-        group = player.kin_group
-        return bool(group) and all(p.kin_group == group for p in facts.players)
 
     def judge_threshold(
         self,

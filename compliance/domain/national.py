@@ -9,7 +9,9 @@ provincial lines, play is not punished: the small-stakes grounds say why.
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
+from compliance.domain.findings import ThresholdFinding
 from compliance.domain.rules import Jurisdiction
 from compliance.domain.ruleset import NATIONAL, Ruleset
 
@@ -63,3 +65,23 @@ def small_play(rules: Ruleset) -> str | None:
         + "; ".join(grounds)
         + f"; 少量 measured by the 赌资较大 lines of {'、'.join(names) or rules.jurisdiction.name_zh}"
     )
+
+
+def placed(finding: ThresholdFinding, up: str | None) -> ThresholdFinding:
+    """A finding judged under the city or province a code was resolved up to says so."""
+    if up:
+        finding.jurisdiction_name = f"{finding.jurisdiction_name} ({up})"
+    return finding
+
+
+def kin_grounds(facts: Any, player: Any, rules: Ruleset) -> list[str]:
+    """亲属: the kin exemptions that a table of one family, without rake where they ask it, meets
+    (公安部 2005 notice 九); national, so they apply where no province has a line."""
+    group = player.kin_group
+    if not group or any(p.kin_group != group for p in facts.players):
+        return []
+    return [
+        f"{ex.id}: {ex.text} ({ex.article})"
+        for ex in rules.exemptions
+        if ex.kind == "kin" and (facts.rake == 0 or not ex.requires_no_rake)
+    ]
