@@ -54,7 +54,7 @@ RULE_ROWS = (
     WageRow,
     MultiplierRow,
 )
-LEVEL_ORDER = {"national": 0, "province": 1, "city": 2, "district": 3}
+LEVEL_ORDER = {"national": 0, "province": 1, "region": 1, "city": 2, "district": 3}
 
 
 def upsert(conn: Connection, table: Table, rows: Iterable[dict[str, Any]]) -> tuple[int, int]:

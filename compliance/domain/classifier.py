@@ -20,6 +20,14 @@ from compliance.domain.findings import (
 )
 from compliance.domain.ladder import WAGE_METRIC, Plan, ladder_of, next_line
 from compliance.domain.metrics import AMOUNT_METRICS, PlayerMetrics, SessionMetrics
+from compliance.domain.national import (
+    kin_grounds,
+    no_provincial_standard,
+    outside_mainland,
+    placed,
+    small_play,
+    written_note,
+)
 from compliance.domain.rounds import Integrity
 from compliance.domain.rules import Band, Comparison, Jurisdiction, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset
@@ -27,6 +35,7 @@ from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
 
 RANK = {"H": 3, "M": 2, "L": 1}
+UNNAMED = "the log names no jurisdiction and --jurisdiction was not given"
 
 
 @lru_cache(maxsize=4096)
@@ -82,6 +91,7 @@ class Classifier:
         self._lines: dict[tuple, dict] = {}
         self._plans: dict[tuple, Plan] = {}
         self._wages: dict[tuple, Decimal | None] = {}
+        self._small: dict[tuple, str | None] = {}
 
     def classify(self, facts: SessionFacts, as_of: date | None = None) -> list[Finding]:
         """Every finding for one session: integrity first, then one per player."""
@@ -131,27 +141,27 @@ class Classifier:
         self, facts: SessionFacts, player: PlayerFacts, day: date, shared: dict[int, dict]
     ) -> Finding:
         name = player.jurisdiction or facts.jurisdiction
-        if not name:
-            return self._missing(
-                facts,
-                player,
-                None,
-                "jurisdiction",
-                "the log names no jurisdiction and --jurisdiction was not given",
-            )
         try:
-            where = self.resolver.lookup(name)
+            where = self.resolver.lookup(name or None)
         except JurisdictionError as exc:
-            return self._missing(facts, player, name, "jurisdiction", str(exc))
+            reason = str(exc) if name else UNNAMED
+            return self._missing(facts, player, name or None, "jurisdiction", reason)
+        code = where.code if name else None
+        up = written_note(name, where) if name and self.resolver.resolved_up(name) else None
+        if not self.resolver.within_mainland(where):
+            reason = outside_mainland(where) + (f" ({up})" if up else "")
+            return self._missing(facts, player, code, "mainland_law", reason)
         if facts.organiser_prize:
             prize = self._organiser_prize(facts, player, where, day)
             if prize is not None:
-                return prize
+                return placed(prize, up)
         if player.metrics is None or facts.metrics is None:
+            if not name:
+                return self._missing(facts, player, None, "jurisdiction", UNNAMED)
             return self._missing(
                 facts,
                 player,
-                where.code,
+                code,
                 "point_value",
                 "no point_value: points cannot be turned into yuan "
                 "(赌资 = points × value of a point, 2005 interpretation art. 8)",
@@ -159,12 +169,16 @@ class Classifier:
         rules = self.resolver.ruleset(where.code, day)
         bands = rules.bands_for("player")
         if not bands:
+            kin = kin_grounds(facts, player, rules)
+            if kin:
+                return placed(self._exempt(facts, player, where, rules, day, kin), up)
+            reason = no_provincial_standard(where, day, bool(name))
             return self._missing(
                 facts,
                 player,
-                where.code,
-                "threshold",
-                f"no threshold line in force for {where.name_zh} on {day.isoformat()}",
+                code,
+                "threshold" if name else "jurisdiction",
+                reason + (f" ({up})" if up else ""),
             )
         values = self._values(facts, player.metrics, rules, shared)
         plan = self._plan(rules, bands, facts.game_class, player.metrics.banker_rounds > 0)
@@ -212,7 +226,16 @@ class Classifier:
         )
         if shown >= Tier.ADMINISTRATIVE:
             finding.aggravations = self._aggravations(facts, player, rules, day)
-        return finding
+        elif shown == Tier.BELOW_THRESHOLD:
+            finding.citation = self._small_play(rules, finding.citation)
+        return placed(finding, up)
+
+    def _small_play(self, rules: Ruleset, citation: str | None) -> str | None:
+        key = (id(rules), citation)
+        if key not in self._small:
+            why = small_play(rules)
+            self._small[key] = "; ".join(c for c in (citation, why) if c) or None
+        return self._small[key]
 
     @staticmethod
     def _aggravations(facts: SessionFacts, player: PlayerFacts, rules: Ruleset, day: date):
@@ -244,6 +267,11 @@ class Classifier:
         grounds = [e for e in rules.exemptions if e.kind == "organiser_prize"]
         if not grounds:
             return None
+        return self._exempt(
+            facts, player, where, rules, day, [f"{e.id}: {e.text} ({e.article})" for e in grounds]
+        )
+
+    def _exempt(self, facts, player, where, rules, day, grounds: list[str]) -> ThresholdFinding:
         return self.judge_threshold(
             facts,
             player,
@@ -255,7 +283,7 @@ class Classifier:
             hit=[],
             values={},
             ladder=[],
-            exemptions=[f"{e.id}: {e.text} ({e.article})" for e in grounds],
+            exemptions=grounds,
         )
 
     def _plan(self, rules: Ruleset, bands, game_class: str | None, is_banker: bool) -> Plan:
@@ -298,21 +326,13 @@ class Classifier:
         return values
 
     def _exemptions(self, facts, player, rules: Ruleset, tier: Tier):
-        applied: list[str] = []
+        applied = kin_grounds(facts, player, rules)
         for ex in rules.exemptions:
-            if ex.kind == "kin" and self._is_kin_table(facts, player):
-                if facts.rake == 0 or not ex.requires_no_rake:
-                    applied.append(f"{ex.id}: {ex.text} ({ex.article})")
-            elif ex.kind == "organiser_prize" and facts.organiser_prize:
+            if ex.kind == "organiser_prize" and facts.organiser_prize:
                 applied.append(f"{ex.id}: {ex.text} ({ex.article})")
         if applied and tier > Tier.EXEMPT:
             return applied, tier
         return [], None
-
-    @staticmethod
-    def _is_kin_table(facts: SessionFacts, player: PlayerFacts) -> bool:
-        group = player.kin_group
-        return bool(group) and all(p.kin_group == group for p in facts.players)
 
     def judge_threshold(
         self,

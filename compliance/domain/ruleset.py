@@ -3,8 +3,13 @@
 A `Resolver` is built once per run from the rule book; it answers
 "which bands, penalties and exemptions apply in 湖南 on 2026-03-01?" and
 remembers the answer, so each (jurisdiction, day) is resolved once. A city's
-bands override its province's where the city has any; statutory penalties
-come from the national statute in force that day.
+bands override its province's where the city has any; the nation's bands (the
+criminal lines for organisers and platforms) apply beside them everywhere on
+the mainland; statutory penalties come from the national statute in force
+that day. A six-digit code the book has no file for resolves up by its first
+four digits to a city, else by its first two to a province (430102 → 湖南).
+A `region` (台湾, 香港, 澳门) is outside mainland law: its chain stops at
+itself, so its ruleset holds none of the nation's rows.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
 
 ONE_DAY = timedelta(days=1)
+NATIONAL = "000000"
+REGION = "region"  # outside mainland law: the nation's rows stop above it
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,16 +86,47 @@ class Resolver:
         for band in book.bands:
             self._by_jurisdiction.setdefault(band.jurisdiction, []).append(band)
 
-    def lookup(self, name: str) -> Jurisdiction:
-        """A jurisdiction by code, Chinese or English name, or alias (`hunan`, `CN-HN`)."""
-        code = self._aliases.get(name.strip().lower())
+    def lookup(self, name: str | None) -> Jurisdiction:
+        """A jurisdiction by code, Chinese or English name, or alias (`hunan`, `CN-HN`); a
+        code without a file by its city or province (`resolved_up`); None: the nation."""
+        if name is None:
+            return self.national
+        key = name.strip().lower()
+        code = self._aliases.get(key) or self._prefix(key)
         if code is None:
             raise JurisdictionError(f"unknown jurisdiction {name!r}")
         return self.book.jurisdictions[code]
 
+    @property
+    def national(self) -> Jurisdiction:
+        """全国: the place judged where a session names none."""
+        found = self.book.jurisdictions.get(NATIONAL)
+        if found is None:
+            raise JurisdictionError("the rule book has no national jurisdiction (000000)")
+        return found
+
+    def _prefix(self, code: str) -> str | None:
+        if len(code) != 6 or not code.isdigit() or code.startswith("00"):
+            return None
+        for parent in (code[:4] + "00", code[:2] + "0000"):
+            if parent in self.book.jurisdictions:
+                return parent
+        return None
+
+    def resolved_up(self, name: str | None) -> bool:
+        """上级归属: whether `name` is a code found only by its city's or province's digits."""
+        return name is not None and name.strip().lower() not in self._aliases
+
+    def within_mainland(self, j: Jurisdiction) -> bool:
+        """境内: whether the nation's law reaches `j` (its chain ends at 000000)."""
+        return self.chain(j)[-1].code == NATIONAL
+
     def chain(self, j: Jurisdiction) -> tuple[Jurisdiction, ...]:
+        """The place and those above it whose rows apply; a `region` (台湾, 香港, 澳门) stops it."""
         out = [j]
-        while out[-1].parent and out[-1].parent in self.book.jurisdictions:
+        while (
+            out[-1].level != REGION and out[-1].parent and out[-1].parent in self.book.jurisdictions
+        ):
             out.append(self.book.jurisdictions[out[-1].parent])
         return tuple(out)
 
@@ -118,13 +156,17 @@ class Resolver:
     def _resolve(self, j: Jurisdiction, day: date) -> Ruleset:
         chain = self.chain(j)
         live = self._in_force(day)
-        bands: dict[str, tuple[Band, ...]] = {}
+        picked: dict[str, list[Band]] = {}
         for level in chain:
             mine = [b for b in self._by_jurisdiction.get(level.code, ()) if b.instrument in live]
             for subject in {b.subject for b in mine}:
-                if subject not in bands:
+                if subject not in picked or level.code == NATIONAL:
                     chosen = [b for b in mine if b.subject == subject]
-                    bands[subject] = tuple(sorted(chosen, key=lambda b: (b.tier, b.seq)))
+                    picked.setdefault(subject, []).extend(chosen)
+        bands = {
+            subject: tuple(sorted(chosen, key=lambda b: (b.tier, b.seq)))
+            for subject, chosen in picked.items()
+        }
         codes = {level.code for level in chain}
         penalties = tuple(p for p in self.book.penalties if p.instrument in live)
         exemptions = tuple(

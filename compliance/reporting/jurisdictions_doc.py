@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from compliance.domain.rules import Comparison, RuleBook
 
-LEVELS = {"national": 0, "province": 1, "city": 2, "district": 3}
+LEVELS = {"national": 0, "province": 1, "region": 1, "city": 2, "district": 3}
 
 
 def words(clause) -> str:
@@ -24,6 +24,20 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+def _without_instruments(level: str) -> str:
+    if level == "region":
+        return (
+            "Outside mainland law: no line of the nation applies here; every finding placed here "
+            "is indeterminate."
+        )
+    if level == "province":
+        return (
+            "No provincial standard on file: the national lines apply (the statute, its "
+            "exemptions, every criminal line); a player's 赌资较大 is indeterminate."
+        )
+    return "No instrument of its own: the lines of the level above apply."
+
+
 def render(book: RuleBook) -> str:
     out = [
         "# Jurisdictions and their lines",
@@ -32,6 +46,14 @@ def render(book: RuleBook) -> str:
         "Confidence: H primary text read; M two or more consistent secondary sources or one reputable",
         "news source; L one secondary source, truncated text, or our own assumption. A disputed",
         "instrument is one of rival versions; findings that use it say so.",
+        "",
+        "What applies where: the national lines (全国) apply on the whole mainland, beside a",
+        "province's or city's own; a city's bands replace its province's for the subjects it has",
+        "bands for. A six-digit code without a section here is judged under its city (first four",
+        "digits) or else its province (first two). A province without a 赌资较大 standard of its own",
+        "gets the national statute, exemptions and criminal lines, and a player's 赌资较大 is",
+        "indeterminate. 台湾, 香港 and 澳门 (level `region`) are outside mainland law: indeterminate.",
+        "Every jurisdiction is named from GB/T 2260 and ISO 3166-2:CN (confidence H).",
         "",
     ]
     order = sorted(book.jurisdictions.values(), key=lambda j: (LEVELS.get(j.level, 9), j.code))
@@ -42,7 +64,7 @@ def render(book: RuleBook) -> str:
         out += [f"## {j.name_zh} {j.name_en} ({j.code}, {j.level}{parent})", ""]
         instruments = [i for i in book.instruments.values() if i.jurisdiction == j.code]
         if not instruments:
-            out += ["No instrument of its own: the lines of the level above apply.", ""]
+            out += [_without_instruments(j.level), ""]
             continue
         out += ["| instrument | in force | kind | confidence | source |", "|---|---|---|---|---|"]
         for i in sorted(instruments, key=lambda i: i.effective_from):

@@ -22,13 +22,12 @@ def rooms(places: dict[str, int], owner: str = "boss") -> list[dict]:
 def test_an_owner_split_evenly_between_two_provinces_is_judged_under_the_lower_code_and_told(
     any_db_url, tmp_path
 ):
-    _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", rooms({"430000": 5, "220000": 5})))
+    _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", rooms({"430000": 5, "810000": 5})))
     boss = by_subject(windows)["owner:boss"]
-    assert boss.jurisdiction == "220000"
+    assert boss.jurisdiction == "430000"
     assert boss.dispute_note == (
-        "judged under 220000: the window's sessions are tied between 220000 and 430000 "
-        "(5 each), and a tie goes to the lowest code; under 430000 it would be criminal "
-        "(interp-2005-gathering)"
+        "judged under 430000: the window's sessions are tied between 430000 and 810000 "
+        "(5 each), and a tie goes to the lowest code; under 810000 no finding"
     )
 
 

@@ -45,7 +45,7 @@ WINDOW_METRICS = {
     "window_win_loss",
 }
 SUBJECTS = {"player", "session", "owner", "platform"}
-LEVELS = {"national", "province", "city", "district"}
+LEVELS = {"national", "province", "region", "city", "district"}
 KINDS = {
     "statute",
     "interpretation",
