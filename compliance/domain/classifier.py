@@ -20,6 +20,7 @@ from compliance.domain.findings import (
 )
 from compliance.domain.ladder import WAGE_METRIC, Plan, ladder_of, next_line
 from compliance.domain.metrics import AMOUNT_METRICS, PlayerMetrics, SessionMetrics
+from compliance.domain.periods import with_priors
 from compliance.domain.rounds import Integrity
 from compliance.domain.rules import Band, Comparison, Jurisdiction, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset
@@ -170,9 +171,10 @@ class Classifier:
         plan = self._plan(rules, bands, facts.game_class, player.metrics.banker_rounds > 0)
         best, best_leaves = None, []
         for band in plan.descending:
-            hit = [] if band.condition is None else matched_leaves(band.condition, values)
+            seen = with_priors(values, band, player.priors, day)
+            hit = [] if band.condition is None else matched_leaves(band.condition, seen)
             if hit is not None:
-                best, best_leaves = band, hit
+                best, best_leaves, values = band, hit, seen
                 break
         if best is None:
             if plan.needs_wage and WAGE_METRIC not in values:

@@ -39,6 +39,7 @@ class Ledger:
     read_from: date | None = None
     entries: list[Entry] = field(default_factory=list)
     people: dict[date, set[str]] = field(default_factory=dict)
+    priors: tuple[date, ...] = ()
 
     def figures(self, start: date | None = None) -> WindowFigures:
         """The sums from `start` (None: from the first day read) to `end`, both included."""
@@ -69,6 +70,7 @@ class Ledger:
             participants=len(seen),
             minors=sum(e.minors for e in picked),
             places=dict(places),
+            priors=self.priors,
             cut=start if start is not None and lo is not None and start < lo else None,
         )
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import date
+from decimal import Decimal
 
+from compliance.domain.metrics import PRIOR_METRIC
+from compliance.domain.rules import leaves
 from compliance.domain.tiers import Tier
 
 CUMULATIVE = "cumulative"
@@ -106,3 +109,18 @@ def cumulative_start(
     return months_back(end, ADMINISTRATIVE_MONTHS), (
         "6 months: 治安管理处罚法 (2012 art. 22; 2025 art. 25) 追究时效"
     )
+
+
+def priors_within(priors: tuple[date, ...], window: str | None, day: date) -> int:
+    """前科: earlier penalties before `day` within a band's window (all before it, without one)."""
+    if window is None or window == CUMULATIVE:
+        return sum(1 for d in priors if d < day)
+    start = span_start(window, day)
+    return sum(1 for d in priors if start <= d < day)
+
+
+def with_priors(values: dict, band, priors: tuple[date, ...], day: date) -> dict:
+    """`values` with `prior_penalties` for a band that counts them, where there are priors."""
+    if not priors or not any(leaf.metric == PRIOR_METRIC for leaf in leaves(band.condition)):
+        return values
+    return {**values, PRIOR_METRIC: Decimal(priors_within(priors, band.window, day))}

@@ -20,7 +20,7 @@ from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
 from compliance.domain.findings import ThresholdFinding
 from compliance.domain.ladder import ladder_of
 from compliance.domain.metrics import WINDOW_METRICS
-from compliance.domain.periods import CUMULATIVE, cumulative_start, span_start
+from compliance.domain.periods import CUMULATIVE, cumulative_start, span_start, with_priors
 from compliance.domain.rules import leaves, matched_leaves
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
@@ -48,6 +48,7 @@ class WindowFigures:
     session_ids: list[str] = field(default_factory=list)
     places: dict[str, int] = field(default_factory=dict)
     cut: date | None = None  # the rule's own first day, where the read limit began later
+    priors: tuple[date, ...] = ()  # the subject's earlier penalties (--priors)
 
     @property
     def subject(self) -> str:
@@ -167,6 +168,7 @@ def _judged(
         return None
     spans: dict[date | None, WindowFigures] = {}
     best, hit, used = None, [], w
+    shown_values: dict[str, Decimal] = {}
     cuts: dict[str, str] = {}
     for band in bands:
         start, rests_on = band_start(band, rules, w.end, years)
@@ -174,14 +176,13 @@ def _judged(
             spans[start] = w if over is None or start is None else over(start)
         if (cut := spans[start].cut) is not None:
             cuts[band.id] = f"{band.id} counts from {cut.isoformat()} ({rests_on})"
-        found = (
-            [] if band.condition is None else matched_leaves(band.condition, spans[start].values())
-        )
+        seen = with_priors(spans[start].values(), band, w.priors, w.end)
+        found = [] if band.condition is None else matched_leaves(band.condition, seen)
         if found is not None and (best is None or (band.tier, band.seq) >= (best.tier, best.seq)):
-            best, hit, used = band, found, spans[start]
+            best, hit, used, shown_values = band, found, spans[start], seen
     if best is None and w.kind == "player":
         return None
-    values = used.values()
+    values = shown_values if best is not None else used.values()
     facts = SessionFacts(
         platform=w.platform,
         session_id=None,

@@ -205,6 +205,8 @@ def judge_windows(
     classifier = make_auditor(book, options).classifier
     findings: list[ThresholdFinding] = []
     for ledger in uow.windows.ledgers(summary.platforms, options.as_of, read_from, run_id):
+        if ledger.kind != "platform":
+            ledger.priors = options.priors.get((ledger.platform, ledger.id), ())
         finding = judge_ledger(classifier, ledger, options.cumulative_years)
         if finding is None:
             continue
