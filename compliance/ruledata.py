@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from compliance.domain.periods import valid_window
 from compliance.domain.rules import (
     AGGRAVATION_KINDS,
     CONFIDENCE,
@@ -182,6 +183,7 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
                 note=row.get("note", ""),
                 seq=seq,
                 offence=row.get("offence"),
+                window=_window(row, where),
             )
         )
     for row in doc.get("penalty", []):
@@ -276,3 +278,12 @@ def check_references(book: RuleBook) -> None:
     for j in book.jurisdictions.values():
         if j.parent and j.parent not in book.jurisdictions:
             raise RulesError(f"jurisdiction {j.code}: unknown parent {j.parent}")
+
+
+def _window(row: dict, where: str) -> str | None:
+    window = row.get("window")
+    if window is not None and not (isinstance(window, str) and valid_window(window)):
+        raise RulesError(
+            f'{where}: window must be "N months", "N years" or "cumulative", not {window!r}'
+        )
+    return window

@@ -104,9 +104,16 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option(
     "--window-days",
     type=WINDOW_DAYS,
-    default=180,
-    show_default=True,
-    help="Days over which players, room owners and platforms are summed (0: none).",
+    default=None,
+    help="Read windows' stored sessions only this many days back from the run's last day "
+    "(default: all; 0: judge no windows). Each rule counts its own window (docs/metrics.md).",
+)
+@click.option(
+    "--cumulative-years",
+    type=click.IntRange(min=1, max=100),
+    default=None,
+    help="Count 累计 (cumulative) lines over this many years (default: the offence's "
+    "limitation period, 刑法 art. 87).",
 )
 @click.option(
     "--priors",
@@ -145,6 +152,7 @@ def audit(
     win_loss_scope,
     versions,
     window_days,
+    cumulative_years,
     priors,
     workers,
     dask,
@@ -173,6 +181,7 @@ def audit(
         workers=workers,
         dask=dask,
         window_days=window_days,
+        cumulative_years=cumulative_years,
         max_line_bytes=max_line_bytes,
         priors=read_priors(priors) if priors else {},
         classifier=ClassifierOptions(

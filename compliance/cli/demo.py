@@ -72,7 +72,8 @@ def summary_lines(shown: DemoSummary, where: str) -> list[str]:
             for t in tiers
             if tally.organisers[(kind, t.code)]
         )
-        lines.append(f"{label} over {shown.window_days} days: {counts or 'none'}")
+        span = f"{shown.window_days} days" if shown.window_days else "their rules' windows"
+        lines.append(f"{label} over {span}: {counts or 'none'}")
     checks = ", ".join(f"{k} {v}" for k, v in sorted(tally.integrity.items())) or "none"
     lines += [
         f"Integrity  完整性问题: {checks}; "

@@ -42,9 +42,8 @@ from compliance.service_layer import backtest as svc
 @click.option(
     "--window-days",
     type=WINDOW_DAYS,
-    default=180,
-    show_default=True,
-    help="Days over which players, room owners and platforms are summed (0: none).",
+    default=None,
+    help="Read windows' stored sessions only this many days back (default: all; 0: none).",
 )
 @click.option(
     "--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True
@@ -55,7 +54,7 @@ def whatif(paths, settings, as_of, win_loss_scope, window_days, fmt, db_url) -> 
 
     Both sides are judged now, from the stored metrics, under the stored rules
     and under the changed ones, and so are the windows (room owners, platforms,
-    players) ending on the last stored day; the stored results are not touched.
+    players) ending on each subject's last stored day; the stored results are not touched.
 
     Example: compliance whatif --set hn-2015-general-stake.single_stake.max=100 --set hn-2015-general-serious.single_stake.min=100
     """

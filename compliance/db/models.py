@@ -93,6 +93,7 @@ class BandRow(Base):
     note: Mapped[str] = mapped_column(Text, default="")
     seq: Mapped[int] = mapped_column(Integer, default=0)
     offence: Mapped[str | None] = mapped_column(String(32))
+    window: Mapped[str | None] = mapped_column(String(32))
 
 
 class PenaltyRow(Base):

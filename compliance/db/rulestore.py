@@ -160,6 +160,7 @@ def save_book(
                     "note": b.note,
                     "seq": b.seq,
                     "offence": b.offence,
+                    "window": b.window,
                 }
                 for b in book.bands
             ],
@@ -317,6 +318,7 @@ def load_book(conn: Connection) -> RuleBook:
                 note=r["note"],
                 seq=r["seq"],
                 offence=r["offence"],
+                window=r["window"],
             )
         )
     for r in conn.execute(select(table_of(PenaltyRow))).mappings():

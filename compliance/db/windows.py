@@ -14,6 +14,7 @@ from decimal import Decimal
 from sqlalchemy import ColumnElement, Connection, and_, case, func, insert, select, true, tuple_
 
 from compliance.db.models import PlayerMetricsRow, SessionRow, WindowFindingRow, table_of
+from compliance.domain.ledger import Entry, Ledger
 from compliance.domain.windows import SESSION_IDS_SHOWN, WindowFigures, place_of
 
 S = table_of(SessionRow)
@@ -154,6 +155,93 @@ def window_figures(
     return out
 
 
+def ledgers(
+    conn: Connection,
+    platforms: set[str],
+    end: date | None,
+    read_from: date | None = None,
+    run_id: int | None = None,
+) -> list[Ledger]:
+    """Owners', platforms' and players' sessions by day, up to `end` and from `read_from`.
+
+    With `run_id`, only the subjects with a session of that run, each ending on
+    its latest session of the run (`end`, where given, instead); without, every
+    subject, ending on `end`.
+    """
+    bounds: list[ColumnElement[bool]] = [S.c.platform.in_(sorted(platforms))]
+    if end is not None:
+        bounds.append(S.c.day <= end)
+    if read_from is not None:
+        bounds.append(S.c.day >= read_from)
+    span = and_(*bounds)
+    of_run: ColumnElement[bool] = true() if run_id is None else S.c.run_id == run_id
+    joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
+    kinds = (
+        ("owner", (S.c.platform, S.c.owner_id), S.c.owner_id.is_not(None)),
+        ("platform", (S.c.platform,), true()),
+    )
+    out: list[Ledger] = []
+    for kind, keys, present in kinds:
+        ends = _ends(conn, keys, S, and_(span, present, of_run), end)
+        books = {key: Ledger(kind, key[-1], key[0], day, read_from) for key, day in ends.items()}
+        for *key, day, place, n, rake, capital, minors in conn.execute(
+            select(
+                *keys,
+                S.c.day,
+                S.c.jurisdiction,
+                func.count(),
+                func.sum(S.c.rake),
+                func.sum(S.c.scene_capital),
+                func.sum(S.c.minors),
+            )
+            .where(span, present)
+            .group_by(*keys, S.c.day, S.c.jurisdiction)
+        ).all():
+            if (book := books.get(tuple(key))) is not None:
+                book.entries.append(
+                    Entry(
+                        day, place, n, _money(capital), rake=_money(rake), minors=int(minors or 0)
+                    )
+                )
+        for *key, day, player in conn.execute(
+            select(*keys, S.c.day, P.c.player_id)
+            .select_from(joined)
+            .where(span, present)
+            .distinct()
+        ).all():
+            if (book := books.get(tuple(key))) is not None:
+                book.people.setdefault(day, set()).add(player)
+        out += books.values()
+    player_keys = (P.c.platform, P.c.player_id)
+    ends = _ends(conn, player_keys, joined, and_(span, of_run), end)
+    books = {key: Ledger("player", key[1], key[0], day, read_from) for key, day in ends.items()}
+    for platform, player, day, place, n, net, capital in conn.execute(
+        select(
+            *player_keys,
+            S.c.day,
+            P.c.jurisdiction,
+            func.count(),
+            func.sum(P.c.net),
+            func.sum(P.c.capital),
+        )
+        .select_from(joined)
+        .where(span)
+        .group_by(*player_keys, S.c.day, P.c.jurisdiction)
+    ).all():
+        if (book := books.get((platform, player))) is not None:
+            book.entries.append(Entry(day, place, n, _money(capital), net=_money(net)))
+    out += books.values()
+    return [book for book in out if book.entries]
+
+
+def _ends(conn: Connection, keys, source, where, end: date | None) -> dict[tuple, date]:
+    """Each subject's last day: `end`, or its latest session among `where`."""
+    rows = conn.execute(
+        select(*keys, func.max(S.c.day)).select_from(source).where(where).group_by(*keys)
+    )
+    return {tuple(r[:-1]): end or r[-1] for r in rows.all()}
+
+
 def _small_part(conn: Connection, in_window, run_id: int) -> bool:
     """Whether the run holds under a quarter of the window's sessions: then its players'
     rows are looked up one player at a time, else the window is read once."""
@@ -189,6 +277,15 @@ class SqlWindowsRepository:
         self, platforms: set[str], start: date, end: date, run_id: int | None = None
     ) -> list[WindowFigures]:
         return window_figures(self.conn, platforms, start, end, run_id)
+
+    def ledgers(
+        self,
+        platforms: set[str],
+        end: date | None,
+        read_from: date | None = None,
+        run_id: int | None = None,
+    ) -> list[Ledger]:
+        return ledgers(self.conn, platforms, end, read_from, run_id)
 
     def sessions_behind(self, figures: WindowFigures) -> list[str]:
         return sessions_behind(self.conn, figures)

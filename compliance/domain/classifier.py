@@ -28,6 +28,7 @@ from compliance.domain.national import (
     small_play,
     written_note,
 )
+from compliance.domain.periods import with_priors
 from compliance.domain.rounds import Integrity
 from compliance.domain.rules import Band, Comparison, Jurisdiction, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset
@@ -184,9 +185,10 @@ class Classifier:
         plan = self._plan(rules, bands, facts.game_class, player.metrics.banker_rounds > 0)
         best, best_leaves = None, []
         for band in plan.descending:
-            hit = [] if band.condition is None else matched_leaves(band.condition, values)
+            seen = with_priors(values, band, player.priors, day)
+            hit = [] if band.condition is None else matched_leaves(band.condition, seen)
             if hit is not None:
-                best, best_leaves = band, hit
+                best, best_leaves, values = band, hit, seen
                 break
         if best is None:
             if plan.needs_wage and WAGE_METRIC not in values:

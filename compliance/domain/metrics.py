@@ -29,7 +29,10 @@ AMOUNT_METRICS = frozenset(
     + ("per_capita_capital", "scene_capital", "table_win_loss")
     + ("window_rake", "window_capital", "window_win_loss")
 )
-ALL_METRICS = frozenset(PLAYER_METRICS + SESSION_METRICS + DERIVED_METRICS + WINDOW_METRICS)
+PRIOR_METRIC = "prior_penalties"  # earlier penalties (--priors) within the band's window
+ALL_METRICS = frozenset(
+    PLAYER_METRICS + SESSION_METRICS + DERIVED_METRICS + WINDOW_METRICS + (PRIOR_METRIC,)
+)
 
 
 def tally(results: Iterable[RoundResult], player_ids: Iterable[str]) -> SessionTally:

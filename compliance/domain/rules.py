@@ -231,6 +231,7 @@ class Band:
     note: str = ""
     seq: int = 0
     offence: str | None = None
+    window: str | None = None  # domain/periods.py: "6 months", "1 year", "cumulative"
 
     def admits(self, game_class: str | None, is_banker: bool) -> bool:
         if self.game_classes and game_class not in self.game_classes:

@@ -4,12 +4,14 @@ Players, room owners and platforms are judged over a period (重庆: three or
 more times in six months; the criminal lines for organisers count rake,
 capital and participants cumulatively: 2005 interpretation art. 1, 2010
 online opinion). The sums come from stored sessions, each counted once.
+Each band counts over its own window (its `window`, domain/periods.py), back
+from the subject's own latest session; `over(start)` gives the sums from a day.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -18,6 +20,7 @@ from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
 from compliance.domain.findings import ThresholdFinding
 from compliance.domain.ladder import ladder_of
 from compliance.domain.metrics import WINDOW_METRICS
+from compliance.domain.periods import CUMULATIVE, cumulative_start, span_start, with_priors
 from compliance.domain.rules import leaves, matched_leaves
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
@@ -44,6 +47,8 @@ class WindowFigures:
     minors: int = 0
     session_ids: list[str] = field(default_factory=list)
     places: dict[str, int] = field(default_factory=dict)
+    cut: date | None = None  # the rule's own first day, where the read limit began later
+    priors: tuple[date, ...] = ()  # the subject's earlier penalties (--priors)
 
     @property
     def subject(self) -> str:
@@ -80,7 +85,22 @@ def tied_places(w: WindowFigures) -> list[str]:
 VERDICT = ("tier", "rule", "metric", "value", "next_tier", "next_rule", "statutory_penalty")
 
 
-def _tie_note(classifier: Classifier, w: WindowFigures, finding: ThresholdFinding) -> str | None:
+Over = Callable[[date | None], WindowFigures]
+
+
+def band_start(band, rules, end: date, years: int | None = None) -> tuple[date | None, str]:
+    """窗口起点: the first day a band's window counts, and what that period rests on."""
+    if band.window is None:
+        return None, "every session read"
+    if band.window == CUMULATIVE:
+        penalty = rules.penalty_for(band.tier, band.offence)
+        return cumulative_start(end, band.tier, penalty.text if penalty else None, years)
+    return span_start(band.window, end), f"{band.window} (calendar)"
+
+
+def _tie_note(
+    classifier: Classifier, w: WindowFigures, finding: ThresholdFinding, over, years
+) -> str | None:
     """When the places tied would judge the window otherwise, which place was taken and why."""
     tied = tied_places(w)
     if not tied or w.jurisdiction != tied[0]:
@@ -88,7 +108,9 @@ def _tie_note(classifier: Classifier, w: WindowFigures, finding: ThresholdFindin
     verdict = tuple(getattr(finding, key) for key in VERDICT)
     others = []
     for code in tied[1:]:
-        other = _judged(classifier, dataclasses.replace(w, jurisdiction=code, places={}))
+        other = _judged(
+            classifier, dataclasses.replace(w, jurisdiction=code, places={}), over, years
+        )
         if other is None:
             others.append(f"under {code} no finding")
         elif tuple(getattr(other, key) for key in VERDICT) != verdict:
@@ -107,22 +129,28 @@ def uses_window(band) -> bool:
     return any(leaf.metric in WINDOW_METRICS for leaf in leaves(band.condition))
 
 
-def judge_window(classifier: Classifier, w: WindowFigures) -> ThresholdFinding | None:
+def judge_window(
+    classifier: Classifier, w: WindowFigures, over: Over | None = None, years: int | None = None
+) -> ThresholdFinding | None:
     """The tier a window's sums reach, or None for a player whom no window line concerns.
 
     Owners and platforms always get a finding (below the lines it says how far
     below); players only where a line of theirs counts over a window. Where
     the window's places tie and another would judge it otherwise, the
-    finding's `dispute_note` says so.
+    finding's `dispute_note` says so. `w` holds every session read (its place
+    decides the rules); `over(start)` the sums from a band's first day, and
+    `years` overrides the period of 累计 (`--cumulative-years`).
     """
-    finding = _judged(classifier, w)
-    note = _tie_note(classifier, w, finding) if finding is not None else None
+    finding = _judged(classifier, w, over, years)
+    note = _tie_note(classifier, w, finding, over, years) if finding is not None else None
     if finding is not None and note:
         finding.dispute_note = f"{finding.dispute_note}; {note}" if finding.dispute_note else note
     return finding
 
 
-def _judged(classifier: Classifier, w: WindowFigures) -> ThresholdFinding | None:
+def _judged(
+    classifier: Classifier, w: WindowFigures, over: Over | None, years: int | None
+) -> ThresholdFinding | None:
     place = w.jurisdiction or (NATIONAL if w.kind != "player" else None)
     if not place:
         return None
@@ -138,14 +166,23 @@ def _judged(classifier: Classifier, w: WindowFigures) -> ThresholdFinding | None
     ]
     if not bands:
         return None
-    values = w.values()
-    best, hit = None, []
+    spans: dict[date | None, WindowFigures] = {}
+    best, hit, used = None, [], w
+    shown_values: dict[str, Decimal] = {}
+    cuts: dict[str, str] = {}
     for band in bands:
-        found = [] if band.condition is None else matched_leaves(band.condition, values)
+        start, rests_on = band_start(band, rules, w.end, years)
+        if start not in spans:
+            spans[start] = w if over is None or start is None else over(start)
+        if (cut := spans[start].cut) is not None:
+            cuts[band.id] = f"{band.id} counts from {cut.isoformat()} ({rests_on})"
+        seen = with_priors(spans[start].values(), band, w.priors, w.end)
+        found = [] if band.condition is None else matched_leaves(band.condition, seen)
         if found is not None and (best is None or (band.tier, band.seq) >= (best.tier, best.seq)):
-            best, hit = band, found
+            best, hit, used, shown_values = band, found, spans[start], seen
     if best is None and w.kind == "player":
         return None
+    values = shown_values if best is not None else used.values()
     facts = SessionFacts(
         platform=w.platform,
         session_id=None,
@@ -172,15 +209,23 @@ def _judged(classifier: Classifier, w: WindowFigures) -> ThresholdFinding | None
         exemptions=[],
         subject=w.subject,
     )
-    if w.minors and tier >= Tier.ADMINISTRATIVE:
+    if used.minors and tier >= Tier.ADMINISTRATIVE:
         finding.aggravations = [
-            f"{ag.id}: {ag.text} ({w.minors} minor players in the window; {ag.article})"
+            f"{ag.id}: {ag.text} ({used.minors} minor players in the window; {ag.article})"
             for ag in rules.aggravations
             if ag.kind == "minor"
         ]
-    finding.window_start = w.start.isoformat()
-    finding.window_end = w.end.isoformat()
-    finding.session_count = w.sessions
-    finding.sessions = w.session_ids[:SESSION_IDS_SHOWN]
+    finding.window_start = used.start.isoformat()
+    finding.window_end = used.end.isoformat()
+    finding.session_count = used.sessions
+    finding.sessions = used.session_ids[:SESSION_IDS_SHOWN]
     finding.figures = values
+    shown = [cuts[best.id]] if best is not None and best.id in cuts else list(cuts.values())
+    if shown and (best is None or best.id in cuts):
+        read = min(f.start for f in spans.values() if f.cut is not None)
+        note = (
+            f"window cut short: {'; '.join(shown)}, but --window-days read sessions only from "
+            f"{read.isoformat()}"
+        )
+        finding.dispute_note = f"{finding.dispute_note}; {note}" if finding.dispute_note else note
     return finding

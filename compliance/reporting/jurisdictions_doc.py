@@ -38,6 +38,11 @@ def _without_instruments(level: str) -> str:
     return "No instrument of its own: the lines of the level above apply."
 
 
+WINDOWS = {
+    "cumulative": "累计: limitation period (docs/metrics.md)",
+}
+
+
 def render(book: RuleBook) -> str:
     out = [
         "# Jurisdictions and their lines",
@@ -45,7 +50,10 @@ def render(book: RuleBook) -> str:
         "Generated from `data/` by `python -m compliance.reporting.jurisdictions_doc`; do not edit.",
         "Confidence: H primary text read; M two or more consistent secondary sources or one reputable",
         "news source; L one secondary source, truncated text, or our own assumption. A disputed",
-        "instrument is one of rival versions; findings that use it say so.",
+        "instrument is one of rival versions; findings that use it say so. A band's window is the",
+        "span its window metrics count over, back from the subject's latest session: calendar",
+        "months or years, or 累计, every session within the offence's limitation period (刑法 art. 87",
+        "for criminal tiers, by the statutory maximum in force; 治安管理处罚法's six months otherwise).",
         "",
         "What applies where: the national lines (全国) apply on the whole mainland, beside a",
         "province's or city's own; a city's bands replace its province's for the subjects it has",
@@ -79,8 +87,8 @@ def render(book: RuleBook) -> str:
         if bands:
             out += [
                 "",
-                "| band | subject | tier | condition | games / role | instrument |",
-                "|---|---|---|---|---|---|",
+                "| band | subject | tier | condition | window | games / role | instrument |",
+                "|---|---|---|---|---|---|---|",
             ]
             for b in bands:
                 scope = ", ".join(sorted(b.game_classes)) or "all"
@@ -88,7 +96,7 @@ def render(book: RuleBook) -> str:
                     scope += f"; {b.role}"
                 out.append(
                     f"| {b.id} | {b.subject} | {b.tier.code} | {_cell(words(b.condition))} "
-                    f"| {scope} | {b.instrument} |"
+                    f"| {WINDOWS.get(b.window or '', b.window or '–')} | {scope} | {b.instrument} |"
                 )
         for w in (w for w in book.wages if w.city == j.code):
             out += [

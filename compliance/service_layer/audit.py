@@ -15,8 +15,8 @@ from typing import Any
 from compliance.domain.audited import AuditedSession, Totals
 from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.findings import Finding, ThresholdFinding
+from compliance.domain.ledger import judge_ledger
 from compliance.domain.rules import RuleBook
-from compliance.domain.windows import judge_window
 from compliance.errors import LogError
 from compliance.logs.reader import MAX_LINE_BYTES, Reject
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
@@ -40,7 +40,8 @@ class AuditOptions:
     reject_batch_size: int = 1000
     workers: int = 1
     dask: str | None = None
-    window_days: int = 180
+    window_days: int | None = None  # how far back windows read; None: every stored session
+    cumulative_years: int | None = None  # 累计's period; None: the offence's limitation period
     priors: dict[tuple[str, str], tuple[date, ...]] = field(default_factory=dict)
     classifier: ClassifierOptions = field(default_factory=ClassifierOptions)
     max_line_bytes: int = MAX_LINE_BYTES
@@ -195,23 +196,32 @@ def judge_windows(
     uow: UnitOfWork, book: RuleBook, options: AuditOptions, summary: AuditSummary, run_id: int
 ) -> list[ThresholdFinding]:
     """Window findings from the stored sessions, for the run's room owners, platforms and
-    players: those it did not meet keep the findings of the runs that did."""
-    end = options.as_of or summary.last_day
-    if end is None or not summary.platforms or options.window_days <= 0:
+    players, each band over its own window back from the subject's latest session of the
+    run (or `as_of`): those the run did not meet keep the findings of the runs that did."""
+    last = options.as_of or summary.last_day
+    if last is None or not summary.platforms or options.window_days == 0:
         return []
-    start = end - timedelta(days=options.window_days - 1)
+    read_from = read_limit(last, options.window_days)
     classifier = make_auditor(book, options).classifier
     findings: list[ThresholdFinding] = []
-    for figures in uow.windows.figures(summary.platforms, start, end, run_id):
-        finding = judge_window(classifier, figures)
+    for ledger in uow.windows.ledgers(summary.platforms, options.as_of, read_from, run_id):
+        if ledger.kind != "platform":
+            ledger.priors = options.priors.get((ledger.platform, ledger.id), ())
+        finding = judge_ledger(classifier, ledger, options.cumulative_years)
         if finding is None:
             continue
         if finding.rule is not None:
-            finding.sessions = uow.windows.sessions_behind(figures)
+            used = ledger.figures(date.fromisoformat(finding.window_start or ""))
+            finding.sessions = uow.windows.sessions_behind(used)
         findings.append(finding)
     uow.windows.store_findings(run_id, findings)
     summary.windows = len(findings)
     return findings
+
+
+def read_limit(last: date, window_days: int | None) -> date | None:
+    """The first day windows read: `window_days` back from the run's last day, or None."""
+    return None if window_days is None else last - timedelta(days=window_days - 1)
 
 
 def _flush(uow: UnitOfWork, run_id: int, batch: list, rejects: list) -> None:
@@ -236,6 +246,7 @@ def _options_record(options: AuditOptions) -> dict[str, Any]:
         "win_loss_scope": options.classifier.win_loss_scope,
         "versions": options.classifier.versions,
         "window_days": options.window_days,
+        "cumulative_years": options.cumulative_years,
         "latest_day": options.latest_day.isoformat() if options.latest_day else None,
         "max_line_bytes": options.max_line_bytes,
     }

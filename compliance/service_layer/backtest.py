@@ -12,11 +12,11 @@ from typing import Any
 
 from compliance.domain.classifier import Classifier, ClassifierOptions, PlayerFacts, SessionFacts
 from compliance.domain.findings import ThresholdFinding
+from compliance.domain.ledger import judge_ledger
 from compliance.domain.metrics import PlayerMetrics, SessionMetrics
 from compliance.domain.ruleedit import BoundSetting, set_bound
 from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
-from compliance.domain.windows import judge_window
 from compliance.errors import JurisdictionError
 from compliance.service_layer.rules import with_patch
 from compliance.service_layer.seeding import stored_rules
@@ -84,10 +84,10 @@ def whatif(
     edit: Callable[[RuleBook], RuleBook],
     options: ClassifierOptions | None = None,
     as_of: date | None = None,
-    window_days: int = 180,
+    window_days: int | None = None,
 ) -> WhatIf:
-    """Re-classify every stored session, and re-judge the windows that end on the last
-    stored day (or `as_of`), under the stored and the changed rules; store nothing."""
+    """Re-classify every stored session, and re-judge the windows that end on each
+    subject's last stored day (or `as_of`), under the stored and the changed rules; store nothing."""
     options = options or ClassifierOptions()
     book = stored_rules(uow)
     changed = edit(book)
@@ -116,7 +116,7 @@ def whatif(
                             after[p.id],
                         )
                     )
-        if window_days > 0:
+        if window_days != 0:
             _rejudge_windows(uow, now, then, result, as_of, window_days)
     return result
 
@@ -127,16 +127,16 @@ def _rejudge_windows(
     then: Classifier,
     result: WhatIf,
     as_of: date | None,
-    window_days: int,
+    window_days: int | None,
 ) -> None:
     """The window findings an audit ends with (audit.judge_windows), both ways."""
     platforms, last = uow.windows.scope()
     end = as_of or last
     if end is None:
         return
-    start = end - timedelta(days=window_days - 1)
-    for figures in uow.windows.figures(platforms, start, end):
-        before, after = judge_window(now, figures), judge_window(then, figures)
+    read_from = None if window_days is None else end - timedelta(days=window_days - 1)
+    for ledger in uow.windows.ledgers(platforms, as_of, read_from):
+        before, after = judge_ledger(now, ledger), judge_ledger(then, ledger)
         judged = after or before
         if judged is None:
             continue
@@ -145,11 +145,11 @@ def _rejudge_windows(
         if was != becomes:
             result.window_changes.append(
                 WindowChange(
-                    figures.platform,
-                    figures.subject,
+                    ledger.platform,
+                    f"{ledger.kind}:{ledger.id}",
                     judged.jurisdiction,
-                    start,
-                    end,
+                    date.fromisoformat(judged.window_start or ""),
+                    ledger.end,
                     was,
                     becomes,
                 )

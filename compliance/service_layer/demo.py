@@ -70,7 +70,7 @@ class DemoSummary:
     rule_rows: int
     tally: FindingTally
     audit: audit_cases.AuditSummary
-    window_days: int
+    window_days: int | None
     report_path: Path
 
     @property

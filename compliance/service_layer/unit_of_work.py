@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from compliance.db.trail import Verdict
 from compliance.domain.audited import AuditedSession
 from compliance.domain.findings import ThresholdFinding
+from compliance.domain.ledger import Ledger
 from compliance.domain.rules import RuleBook
 from compliance.domain.windows import WindowFigures
 from compliance.logs.reader import Reject
@@ -52,6 +53,13 @@ class WindowsRepository(Protocol):
     def figures(
         self, platforms: set[str], start: date, end: date, run_id: int | None = None
     ) -> list[WindowFigures]: ...
+    def ledgers(
+        self,
+        platforms: set[str],
+        end: date | None,
+        read_from: date | None = None,
+        run_id: int | None = None,
+    ) -> list[Ledger]: ...
     def sessions_behind(self, figures: WindowFigures) -> list[str]: ...
     def store_findings(self, run_id: int, findings: list[ThresholdFinding]) -> None: ...
     def scope(self) -> tuple[set[str], date | None]: ...

@@ -245,8 +245,8 @@ def test_whatif_rejudges_room_owners_over_the_window(run):
         0,
         (
             "subject                      jurisdiction  window                 before           after\n"
-            "demo-platform/owner:owner-1  430000        2025-09-03–2026-03-01  below_threshold  criminal\n"
-            "demo-platform/owner:owner-2  000000        2025-09-03–2026-03-01  below_threshold  criminal\n"
+            "demo-platform/owner:owner-1  430000        2021-03-01–2026-03-01  below_threshold  criminal\n"
+            "demo-platform/owner:owner-2  000000        2021-03-01–2026-03-01  below_threshold  criminal\n"
             "\n"
             "0 of 33 players in 0 of 8 sessions change tier; 2 of 3 judged over a window "
             "(stored results untouched)\n"

@@ -212,3 +212,41 @@ def test_a_run_judges_the_windows_of_its_own_owners_and_players_over_every_store
         figures = uow.windows.figures({"p1"}, date(2026, 3, 1), date(2026, 3, 3), run.run_id)
     players = {f.id: f.sessions for f in figures if f.kind == "player"}
     assert players == {"x": earlier + 4, "b1": 4, "b2": 4, "b3": 4}
+
+
+def quarterly(owner, first_year, n, **kw):
+    months = [(first_year + (q * 3) // 12, 1 + (q * 3) % 12) for q in range(n)]
+    return [
+        room(i, owner, f"{y}-{m:02d}-10", fee=600, basis="stakes", players=list("abcd"), **kw)
+        for i, (y, m) in enumerate(months)
+    ]
+
+
+def test_cumulative_rake_counts_back_the_limitation_period_not_180_days(any_db_url, tmp_path):
+    """Old code: the default 180-day window kept two of the nine quarterly sessions."""
+    path = write(tmp_path / "a.jsonl", quarterly("boss", 2024, 9))
+    _, windows = audit(any_db_url, path)
+    boss = by_subject(windows)["owner:boss"]
+    assert (boss.tier, boss.rule, boss.session_count) == ("criminal", "interp-2005-gathering", 9)
+    assert boss.window_start == "2021-01-10" and boss.window_end == "2026-01-10"
+    assert boss.dispute_note is None
+
+
+def test_cumulative_years_and_a_read_limit_shorten_the_window(any_db_url, tmp_path):
+    path = write(tmp_path / "a.jsonl", quarterly("boss", 2024, 9))
+    _, windows = audit(any_db_url, path, cumulative_years=1)
+    assert by_subject(windows)["owner:boss"].tier == "below_threshold"
+    _, windows = audit(any_db_url, path, window_days=180)
+    boss = by_subject(windows)["owner:boss"]
+    assert boss.tier == "below_threshold"
+    assert "window cut short" in boss.dispute_note and "2025-07-15" in boss.dispute_note
+
+
+def test_each_subject_s_window_ends_at_its_own_latest_session(any_db_url, tmp_path):
+    """Old code: every window ended on the run's last day, 2026-07-10, and lost boss's year."""
+    sessions = quarterly("boss", 2024, 9)[:5] + [room(50, "late", "2026-07-10")]
+    _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", sessions), cumulative_years=1)
+    boss = by_subject(windows)["owner:boss"]
+    assert (boss.window_end, boss.session_count) == ("2025-01-10", 5)
+    assert boss.figures["window_rake"] == 3000
+    assert by_subject(windows)["owner:late"].window_end == "2026-07-10"

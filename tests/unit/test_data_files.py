@@ -35,6 +35,7 @@ METRICS = {
     "table_win_loss",
     "headcount",
     "per_capita_wage_ratio",
+    "prior_penalties",  # issue 17: earlier penalties (--priors) within the band's window
 }
 # Window metrics issue 8 adds; the data already uses them.
 WINDOW_METRICS = {

@@ -1,0 +1,82 @@
+"""账目: one subject's stored sessions by day, summed over any window that ends at its end.
+
+`end` is the subject's own latest session of the run (or the audit's
+`--as-of`); `read_from` the first day the audit read (`--window-days`), or
+None where it read every stored session.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from compliance.domain.classifier import Classifier
+from compliance.domain.findings import ThresholdFinding
+from compliance.domain.windows import WindowFigures, judge_window, place_of
+
+
+@dataclass(slots=True)
+class Entry:
+    """The subject's sessions of one day in one place."""
+
+    day: date
+    place: str | None
+    sessions: int
+    capital: Decimal = Decimal(0)
+    net: Decimal = Decimal(0)
+    rake: Decimal = Decimal(0)
+    minors: int = 0
+
+
+@dataclass
+class Ledger:
+    kind: str
+    id: str
+    platform: str
+    end: date
+    read_from: date | None = None
+    entries: list[Entry] = field(default_factory=list)
+    people: dict[date, set[str]] = field(default_factory=dict)
+    priors: tuple[date, ...] = ()
+
+    def figures(self, start: date | None = None) -> WindowFigures:
+        """The sums from `start` (None: from the first day read) to `end`, both included."""
+        lo = start
+        if self.read_from is not None and (lo is None or lo < self.read_from):
+            lo = self.read_from
+        picked = [e for e in self.entries if e.day <= self.end and (lo is None or e.day >= lo)]
+        places: Counter = Counter()
+        for e in picked:
+            if e.place:
+                places[e.place] += e.sessions
+        first = lo or min((e.day for e in picked), default=self.end)
+        seen: set[str] = set()
+        for day, players in self.people.items():
+            if first <= day <= self.end:
+                seen |= players
+        return WindowFigures(
+            kind=self.kind,
+            id=self.id,
+            platform=self.platform,
+            jurisdiction=place_of(places),
+            start=first,
+            end=self.end,
+            sessions=sum(e.sessions for e in picked),
+            capital=sum((e.capital for e in picked), Decimal(0)),
+            net=sum((e.net for e in picked), Decimal(0)),
+            rake=sum((e.rake for e in picked), Decimal(0)),
+            participants=len(seen),
+            minors=sum(e.minors for e in picked),
+            places=dict(places),
+            priors=self.priors,
+            cut=start if start is not None and lo is not None and start < lo else None,
+        )
+
+
+def judge_ledger(
+    classifier: Classifier, ledger: Ledger, years: int | None = None
+) -> ThresholdFinding | None:
+    """The window finding of one subject, each band over its own window (windows.judge_window)."""
+    return judge_window(classifier, ledger.figures(), ledger.figures, years)
