@@ -14,6 +14,7 @@ on the round: they become findings, and the replay goes on.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import GenericAlias
@@ -117,8 +118,9 @@ class Game(Protocol):
         ...
 
 
-class Engine:
-    """引擎: the members every game shares, derived from its spec."""
+class Engine(ABC):
+    """引擎: the members every game shares, derived from its spec; each game replays and
+    describes in its own way, so a game that lacks either cannot be made."""
 
     def __init__(self, spec: EngineSpec):
         self.spec = spec
@@ -152,13 +154,15 @@ class Engine:
             variant or Variant(), spec.presets, spec.default_preset, spec.options_type
         )
 
+    @abstractmethod
     def replay(self, session: Session) -> Iterator[RoundResult]:
-        raise NotImplementedError
+        """Settle every round of the session in order, carrying state."""
 
+    @abstractmethod
     def describe(
         self, hand: list[str] | dict[str, Any], variant: Variant | None = None
     ) -> dict[str, Any]:
-        raise NotImplementedError
+        """What a hand is (for `games eval`): a JSON-ready description."""
 
 
 _round_decoders: dict[type, msgspec.json.Decoder[list[Any]]] = {}

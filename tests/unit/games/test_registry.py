@@ -33,3 +33,14 @@ def test_every_game_has_a_simulator_and_unknown_codes_are_named():
         assert callable(simulator_for(code))
     with pytest.raises(UnknownGameError, match="known: bianselong"):
         simulator_for("mahjong")
+
+
+def test_a_game_that_does_not_replay_and_describe_cannot_be_made():
+    from compliance.games.base import Engine
+    from compliance.games.douniu import SPEC
+
+    class Silent(Engine):
+        pass
+
+    with pytest.raises(TypeError, match="abstract"):
+        Silent(SPEC)
