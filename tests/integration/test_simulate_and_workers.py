@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from click.testing import CliRunner
 
@@ -50,6 +54,25 @@ def test_the_same_seed_gives_byte_identical_logs(tmp_path):
     )
     assert other.exit_code == 0
     assert (tmp_path / "c.jsonl").read_bytes() != (tmp_path / "a.jsonl").read_bytes()
+
+
+def simulated_in_a_process(path, game: str, hash_seed: str) -> bytes:
+    """One `compliance simulate` in a process of its own, under the given PYTHONHASHSEED."""
+    args = ["simulate", "--game", game, "--sessions", "12", "--seed", "9"]
+    args += ["--anomalies", "0.1", "-o", str(path)]
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    done = subprocess.run(
+        [sys.executable, "-m", "compliance", *args], env=env, capture_output=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("game", [*game_codes(), "all"])
+def test_the_same_seed_gives_the_same_bytes_in_processes_with_other_hash_seeds(tmp_path, game):
+    one = simulated_in_a_process(tmp_path / "one.jsonl", game, "1")
+    two = simulated_in_a_process(tmp_path / "two.jsonl", game, "2")
+    assert one == two
 
 
 @pytest.mark.parametrize("game", game_codes())

@@ -101,10 +101,10 @@ def beats(play: Combo, table: Combo) -> bool:
     )
 
 
-def _run_sets(length: int) -> tuple[tuple[int, frozenset[str]], ...]:
-    """(top, ranks) of every run of `length` natural ranks, A low or high."""
+def _run_sets(length: int) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """(top, ranks from the lowest up) of every run of `length` natural ranks, A low or high."""
     return tuple(
-        (start + length - 1, frozenset(SEQUENCE_NAME[p] for p in range(start, start + length)))
+        (start + length - 1, tuple(SEQUENCE_NAME[p] for p in range(start, start + length)))
         for start in range(1, 16 - length)
     )
 
@@ -151,7 +151,7 @@ def _read(cards: Sequence[str], level: str) -> list[Combo]:
         if n != count * length or most > count or len(naturals) > length:
             continue
         for top, ranks in RUN_SETS[length]:
-            if ranks.issuperset(naturals):
+            if all(rank in ranks for rank in naturals):
                 found.append(Combo(kind, top, n, SEQUENCE_NAME[top]))
                 if kind == STRAIGHT and len(suits) == 1:
                     found.append(Combo(STRAIGHT_FLUSH, top, n, SEQUENCE_NAME[top]))

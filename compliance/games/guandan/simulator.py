@@ -141,7 +141,7 @@ def choose_play(table: Table, player: str, rng: random.Random) -> tuple[list[str
             return [], None
         found = weakest(holding, (table.table.kind,), table.table)
         if found is None and rng.random() < 0.3:
-            found = weakest(holding, tuple(combos.BOMBS), table.table)
+            found = weakest(holding, tuple(sorted(combos.BOMBS)), table.table)
     if found is None or combos.choose(found[0], level, table.table, found[1])[0] is None:
         if table.table is not None:
             return [], None
