@@ -116,7 +116,8 @@ def play_tricks(
             return Played(None, f"trick {number}: {breach[0]}", player=breach[1])
         for play in trick:
             hands[play.player] -= Counter(play.cards)
-        winner = trick[tricks.trick_winner([(p.player, p.cards) for p in trick], trumps)].player
+        plays = [(p.player, p.cards) for p in trick]
+        winner = trick[tricks.trick_winner(plays, trumps, options.throw_ruff)].player
         won = tricks.points(c for p in trick for c in p.cards)
         counted += won
         if winner not in holders:

@@ -166,15 +166,14 @@ def throw_problem(
     return None
 
 
-def beats(play: Sequence[str], best: Sequence[str], lead: Shape, trumps: Trumps) -> bool:
+def beats(
+    play: Sequence[str], best: Sequence[str], lead: Shape, trumps: Trumps, ruff: str = "units"
+) -> bool:
     """管上: the same shape in the led suit and higher, or a trump ruff of a side suit."""
-    mine, theirs = shape(play, trumps), shape(best, trumps)
-    if mine is None or theirs is None or mine.units != lead.units:
-        return False
     if lead.kind == "throw":
-        if mine.suit != TRUMP or lead.suit == TRUMP:
-            return False  # only a trump ruff beats a throw
-    elif mine.kind != lead.kind:
+        return _beats_a_throw(play, best, lead, trumps, ruff)
+    mine, theirs = shape(play, trumps), shape(best, trumps)
+    if mine is None or theirs is None or mine.units != lead.units or mine.kind != lead.kind:
         return False
     if mine.suit == theirs.suit:
         return mine.suit in (lead.suit, TRUMP) and _unit_top(play, mine, trumps) > _unit_top(
@@ -184,19 +183,83 @@ def beats(play: Sequence[str], best: Sequence[str], lead: Shape, trumps: Trumps)
 
 
 def _unit_top(cards: Sequence[str], found: Shape, trumps: Trumps) -> int:
-    """The top of the largest unit (a throw is judged by its largest unit)."""
+    """The top of the largest unit."""
     if found.units[0] == 1:
         return found.top
     return max(pair_positions(cards, trumps))
 
 
-def trick_winner(plays: Sequence[tuple[str, Sequence[str]]], trumps: Trumps) -> int:
+def _beats_a_throw(
+    play: Sequence[str], best: Sequence[str], lead: Shape, trumps: Trumps, ruff: str
+) -> bool:
+    """毙甩牌: only a trump ruff of a side-suit throw beats it, and a later ruff only a lower one."""
+    if lead.suit == TRUMP:
+        return False
+    mine = ruff_top(play, lead, trumps, ruff)
+    if mine is None:
+        return False
+    theirs = ruff_top(best, lead, trumps, ruff)
+    return theirs is None or mine > theirs
+
+
+def ruff_top(cards: Sequence[str], lead: Shape, trumps: Trumps, ruff: str = "units") -> int | None:
+    """毙牌: the rank of a trump ruff of a throw, None when the cards do not ruff it.
+
+    `units`: the ruff matches the throw unit by unit, a tractor of n pairs standing
+    for n pairs: a tractor as long for each thrown tractor, a pair for each thrown
+    pair, the rest singles (a pair never stands for two singles). `shape`: the
+    ruff's units are the throw's. A ruff ranks by its highest unit of the throw's
+    largest kind: the top of its longest thrown tractor's match, else its highest
+    pair, else its highest card.
+    """
+    mine = shape(cards, trumps)
+    if mine is None or mine.suit != TRUMP or len(cards) != sum(lead.units):
+        return None
+    tractors = sorted((u // 2 for u in lead.units if u >= 4), reverse=True)
+    positions = pair_positions(cards, trumps)
+    if len(positions) != lead.pairs or (ruff == "shape" and mine.units != lead.units):
+        return None
+    if not tractors:
+        return positions[0] if positions else mine.top
+    runs = _runs(positions)
+    for i, (length, top) in enumerate(runs):
+        rest = [*(r for r, _ in runs[:i]), length - tractors[0], *(r for r, _ in runs[i + 1 :])]
+        if length >= tractors[0] and _packs(tractors[1:], rest):
+            return top
+    return None
+
+
+def _runs(positions: Sequence[int]) -> list[tuple[int, int]]:
+    """(length, top) of each maximal run of consecutive pair positions, the highest first."""
+    runs: list[tuple[int, int]] = []
+    for pos in sorted(set(positions), reverse=True):
+        if runs and runs[-1][1] - runs[-1][0] == pos:
+            runs[-1] = (runs[-1][0] + 1, runs[-1][1])
+        else:
+            runs.append((1, pos))
+    return runs
+
+
+def _packs(tractors: Sequence[int], runs: list[int]) -> bool:
+    """Whether tractors of these lengths fit, disjoint, into runs of these lengths."""
+    if not tractors:
+        return True
+    first, rest = tractors[0], tractors[1:]
+    return any(
+        length >= first and _packs(rest, [*runs[:i], length - first, *runs[i + 1 :]])
+        for i, length in enumerate(runs)
+    )
+
+
+def trick_winner(
+    plays: Sequence[tuple[str, Sequence[str]]], trumps: Trumps, ruff: str = "units"
+) -> int:
     """The index of the play that wins the trick: the first highest wins ties."""
     lead = shape(plays[0][1], trumps)
     assert lead is not None
     best = 0
     for i in range(1, len(plays)):
-        if beats(plays[i][1], plays[best][1], lead, trumps):
+        if beats(plays[i][1], plays[best][1], lead, trumps, ruff):
             best = i
     return best
 

@@ -12,6 +12,7 @@ from compliance.errors import DealError
 from compliance.games import get_game
 from compliance.games.shengji import GAME, ROUND_TYPE, tricks
 from compliance.games.shengji.simulator import simulate
+from compliance.logs.records import Variant
 from tests.builders_guandan import SEATS, session_of, shengji_scripted
 
 
@@ -151,3 +152,78 @@ def test_a_throw_must_be_unbeatable_unit_by_unit(throw, others, legal):
 def test_only_a_matching_trump_ruff_beats_a_throw(plays, winner):
     trumps = tricks.Trumps("2", "H")
     assert tricks.trick_winner([(str(i), p.split()) for i, p in enumerate(plays)], trumps) == winner
+
+
+CLUBS_LOW, DIAMONDS = "C4 C5 C7 C8 C10 CJ", "D3 D4 D5 D6 D7 D8"
+
+
+@pytest.mark.parametrize(
+    ("plays", "units", "shape"),
+    [
+        pytest.param(
+            ["C3 C3 C6 C6 C9 C9", "H7 H7 H8 H8 HA HA", CLUBS_LOW, DIAMONDS],
+            1,
+            0,
+            id="three thrown pairs: a tractor 77-88 and a pair AA are three pair units",
+        ),
+        pytest.param(
+            ["C4 C4 C9 C9", "H6 H6 HJ HJ", "HQ HQ HK HK", "D3 D4 D5 D6"],
+            2,
+            1,
+            id="two thrown pairs: the tractor QQ-KK (top K) over-ruffs 66 JJ (top J)",
+        ),
+        pytest.param(
+            ["C4 C4 C9 C9", "HQ HQ HK HK", "H6 H6 HJ HJ", "D3 D4 D5 D6"],
+            1,
+            2,
+            id="two thrown pairs: 66 JJ (top J) does not over-ruff QQ-KK (top K)",
+        ),
+        pytest.param(
+            ["C3 C3 C4 C4 C9 C9", "H5 H5 H6 H6 H7 H7", CLUBS_LOW, DIAMONDS],
+            1,
+            0,
+            id="a thrown tractor and pair: the tractor 55-66-77 holds both units",
+        ),
+        pytest.param(
+            ["C3 C3 C4 C4 C9 C9", "H5 H5 H8 H8 H10 H10", CLUBS_LOW, DIAMONDS],
+            0,
+            0,
+            id="a thrown tractor and pair: three pairs hold no tractor, no ruff",
+        ),
+        pytest.param(
+            ["C3 C3 C4 C4 C9", "H5 H5 H6 H6 HA", "HJ HJ HQ HQ H3", "D3 D4 D5 D6 D7"],
+            2,
+            2,
+            id="a thrown tractor and single: the higher tractor (top Q over 6) wins",
+        ),
+        pytest.param(
+            ["C3 C3 C4 C4 C9", "H5 H5 H6 H6 HA", "H3 H3 H4 H4 BJ", "D3 D4 D5 D6 D7"],
+            1,
+            1,
+            id="a thrown tractor and single: the tractor ranks the ruff, not the single BJ",
+        ),
+        pytest.param(
+            ["CA CK", "H3 H3", "H4 H5", "D3 D4"],
+            2,
+            2,
+            id="two thrown singles: a pair does not stand for two singles",
+        ),
+        pytest.param(
+            ["H3 H3 H9 H9", "BJ BJ RJ RJ", "C3 C3 C4 C4", "D3 D4 D5 D6"],
+            0,
+            0,
+            id="a throw of trumps cannot be ruffed",
+        ),
+    ],
+)
+def test_a_ruff_of_a_throw_matches_it_unit_by_unit_and_the_higher_units_win(plays, units, shape):
+    trumps = tricks.Trumps("2", "H")
+    given = [(str(i), p.split()) for i, p in enumerate(plays)]
+    assert tricks.trick_winner(given, trumps) == units
+    assert tricks.trick_winner(given, trumps, "units") == units
+    assert tricks.trick_winner(given, trumps, "shape") == shape
+
+
+def test_the_exact_shape_ruff_is_an_option_off_by_default():
+    assert GAME.options_for(None).throw_ruff == "units"
+    assert GAME.options_for(Variant(options={"throw_ruff": "shape"})).throw_ruff == "shape"
