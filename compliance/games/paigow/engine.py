@@ -60,7 +60,7 @@ def settle_round(
     index: int, rnd: PaigowRound, options: PaigowOptions, players: set[str]
 ) -> RoundResult:
     """One round: each player's bet against the banker, the claim compared."""
-    ranking = ranking_for(options.black_three, options.strict_pairs)
+    ranking = ranking_for(options.black_three, options.strict_pairs, options.di_wang)
     names = [s.player for s in rnd.seats]
     for name in names:
         if name not in players:
@@ -129,7 +129,7 @@ class Paigow(Engine):
         """The name of two cards, or the three splits of four with both halves named."""
         cards = list(hand["cards"] if isinstance(hand, dict) else hand)
         options = self.options_for(variant)
-        ranking = ranking_for(options.black_three, options.strict_pairs)
+        ranking = ranking_for(options.black_three, options.strict_pairs, options.di_wang)
         for card in cards:
             if card not in ranking.kinds:
                 raise DealError(f"card {card} is not in the 牌九 deck")

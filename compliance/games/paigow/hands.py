@@ -47,6 +47,13 @@ NAMED: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("天罡", (("天", "人"), ("天", "黑八"))),
     ("地罡", (("地", "人"), ("地", "黑八"))),
 )
+# 地王 (option `di_wang`): 地 with a 9, between 天王 (the seed's 水牛) and 天罡.
+DI_WANG = ("地王", (("地", "黑九"),))
+
+
+def named_hands(di_wang: bool) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """The named hands below the pairs, highest first."""
+    return (NAMED[0], DI_WANG, *NAMED[1:]) if di_wang else NAMED
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +66,7 @@ class PaigowHand:
 class PaigowRanking:
     """Strengths of all 496 two-card hands for one set of options."""
 
-    def __init__(self, black_three: str, strict_pairs: bool) -> None:
+    def __init__(self, black_three: str, strict_pairs: bool, di_wang: bool = False) -> None:
         self.kinds = {
             card: kind for kind, cards in KIND_CARDS.items() if kind != "丁" for card in cards
         }
@@ -71,9 +78,10 @@ class PaigowRanking:
         self.cls_name = {kind: name for name, kinds in CLASSES for kind in kinds}
         tiers = [(k,) for tier in PAIR_TIERS for k in tier] if strict_pairs else list(PAIR_TIERS)
         self.pair_rank = {k: len(tiers) - i for i, tier in enumerate(tiers) for k in tier}
+        named = named_hands(di_wang)
         self.named = {
-            tuple(sorted(c)): (name, len(NAMED) - i)
-            for i, (name, combos) in enumerate(NAMED)
+            tuple(sorted(c)): (name, len(named) - i)
+            for i, (name, combos) in enumerate(named)
             for c in combos
         }
         keyed = {frozenset(p): self._key(*p) for p in combinations(self.kinds, 2)}
@@ -112,8 +120,10 @@ class PaigowRanking:
 
 
 @lru_cache(maxsize=8)
-def ranking_for(black_three: str = "S3", strict_pairs: bool = False) -> PaigowRanking:
-    return PaigowRanking(black_three, strict_pairs)
+def ranking_for(
+    black_three: str = "S3", strict_pairs: bool = False, di_wang: bool = False
+) -> PaigowRanking:
+    return PaigowRanking(black_three, strict_pairs, di_wang)
 
 
 def deck(black_three: str = "S3") -> tuple[str, ...]:

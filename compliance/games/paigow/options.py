@@ -10,13 +10,18 @@ from compliance.games.paigow.record import Chips
 
 
 class PaigowOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """玩法: 牌九 variants; defaults follow seed 003 where it speaks."""
+    """玩法: 牌九 variants; defaults follow seed 003 where it speaks.
+
+    `di_wang`: 地王 (地 with a 9) ranks below 天王 (水牛) and above 天罡, the traditional
+    order; the seed counts it as 地1 among the points (2 + 9 = 11).
+    """
 
     black_three: Literal["S3", "C3"] = "S3"
     strict_pairs: bool = False
     hand_size: Literal[2, 4] = 2
     ties_to_banker: bool = False
     max_bet: Chips = 0
+    di_wang: bool = False
 
 
 PRESETS: dict[str, dict[str, Any]] = {

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compliance.errors import DealError
-from compliance.games.paigow import GAME, PRESETS, deck
+from compliance.games.paigow import GAME, PRESETS, PaigowOptions, deck, ranking_for
 from compliance.games.paigow.simulator import simulate
+from compliance.logs.records import Variant
 from tests.builders_chexuan import PLAYERS, session_of
 
 
@@ -159,17 +160,58 @@ def test_replay_of_a_simulated_session_finds_exactly_the_injected_anomalies(seed
         assert found == []
 
 
-def test_every_preset_resolves():
-    for preset in PRESETS:
-        replay(
-            {
-                "banker": "a",
-                "seats": [
-                    pseat("a", "H8 S6 H4 S5", head="H4 S5"),
-                    pseat("b", "HQ S9 D8 C6", 5, head="HQ S9"),
-                ],
-            }
-            if preset == "four_cards"
-            else {"banker": "a", "seats": [pseat("a", "H8 S6"), pseat("b", "HQ S9", 5)]},
-            preset=preset,
-        )
+TIE = {"banker": "a", "seats": [pseat("a", "H8 S6"), pseat("b", "D8 C6", 5)]}  # 人4 v 人4
+GROUP = {"banker": "a", "seats": [pseat("a", "S10 C10"), pseat("b", "S6 C6", 5)]}  # 梅 v 长
+FOUR = {
+    "banker": "a",
+    "seats": [
+        pseat("a", "H8 S6 H4 S5", head="H4 S5"),  # head 和9, tail 人4
+        pseat("b", "HQ S9 D8 C6", 5, head="HQ S9"),  # head 水牛, tail 人4
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("preset", "rnd", "deltas"),
+    [
+        pytest.param("seed", TIE, {"a": 0, "b": 0}, id="seed: equal 人4 push"),
+        pytest.param("seed", GROUP, {"a": 0, "b": 0}, id="seed: 长 pairs of a group are equal"),
+        pytest.param("ties_to_banker", TIE, {"a": 5, "b": -5}, id="ties_to_banker: a takes 5"),
+        pytest.param("strict", GROUP, {"a": 5, "b": -5}, id="strict: 梅 pair over 长 pair"),
+        pytest.param("four_cards", FOUR, {"a": -5, "b": 5}, id="four_cards: head won, tail tied"),
+    ],
+)
+def test_every_preset_resolves(preset, rnd, deltas):
+    assert set(PRESETS) == {"seed", "ties_to_banker", "strict", "four_cards"}
+    expected = GAME.options_for(Variant(preset=preset))
+    assert expected == PaigowOptions(**PRESETS[preset])
+    rnd = {**rnd, "seats": [{**s, "claimed": deltas[s["player"]]} for s in rnd["seats"]]}
+    [result] = replay(rnd, preset=preset)
+    assert (result.deltas, result.issues) == (deltas, [])
+
+
+@pytest.mark.parametrize(
+    ("banker", "player", "seed", "di_wang"),
+    [
+        # seed: 地 (2) + 9 is 地1, a points hand (2 + 9 = 11); option: 地王, below 水牛 (天王), above 天罡
+        pytest.param("H2 S9", "HQ H8", 10, -10, id="地王 v 天罡: 地1 loses, 地王 wins"),
+        pytest.param("H2 S9", "D2 C8", 10, -10, id="地王 v 地罡: 地1 loses, 地王 wins"),
+        pytest.param("H2 S9", "HQ C9", 10, 10, id="地王 v 水牛 (天王): loses either way"),
+        pytest.param("H2 S9", "H4 D4", 10, 10, id="地王 v 和 pair: loses either way"),
+        pytest.param("H2 S9", "D8 C9", 10, -10, id="地王 v 人7: 地1 loses, 地王 wins"),
+    ],
+)
+def test_di_wang_ranks_below_tian_wang_and_above_tian_gang_as_an_option(
+    banker, player, seed, di_wang
+):
+    rnd = {"banker": "a", "seats": [pseat("a", banker), pseat("b", player, 10)]}
+    [plain] = replay(rnd)
+    [option] = replay(rnd, di_wang=True)
+    assert plain.deltas["b"] == seed
+    assert option.deltas["b"] == di_wang
+    assert GAME.options_for(None).di_wang is False
+
+
+def test_di_wang_is_named_in_the_ranking_only_with_the_option():
+    assert ranking_for(di_wang=True).two("H2", "S9").name == "地王"
+    assert ranking_for().two("H2", "S9").name == "地1"
