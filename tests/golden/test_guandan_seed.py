@@ -289,3 +289,34 @@ def test_the_round_record_example_of_the_docs_audits_clean():
     results = list(GAME.replay(session_of("guandan", json.loads(example))))
     assert [r.issues for r in results] == [[], []]
     assert [r.deltas["a"] for r in results] == [30, -20]
+
+
+@pytest.mark.parametrize(
+    ("rule", "finish", "payer", "clean"),
+    [
+        # a and c are partners, b and d; 上游 a's team goes up (c last +1, c third +2)
+        pytest.param("last", "abdc", "c", True, id="seed: 对落 a..c, 下游 c pays a"),
+        pytest.param("last", "abdc", "d", False, id="seed: 对落 a..c, d (third) owes none"),
+        pytest.param("third", "abdc", "d", True, id="third: 对落 a..c, third d pays a"),
+        pytest.param("third", "abdc", "c", False, id="third: 对落 a..c, 下游 c owes none"),
+        pytest.param("third", "abcd", "d", True, id="third: a..d not partners, 下游 d pays a"),
+    ],
+)
+def test_who_pays_when_the_first_and_last_finishers_are_partners(rule, finish, payer, clean):
+    gain = 1 if finish == "abdc" else 2
+    h1 = guandan_hand(1, finish, money(("a", "c"), 10 * gain))
+    level = "3" if gain == 1 else "4"
+    h2 = guandan_hand(2, "abcd", money(("a", "c"), 20), level=level)
+    h2["tribute"] = [tribute(h2["deal"], payer, "a", level)]
+    session = session_of("guandan", [h1, h2], stake_per_level=10, partner_last_tribute=rule)
+    results = list(GAME.replay(session))
+    assert results[0].issues == []
+    issues = [i.detail for i in results[1].issues]
+    if clean:
+        assert issues == []
+    else:
+        assert issues == [
+            f"hand 2: {payer} pays a tribute but owes none",
+            f"hand 2: tribute owed by {'c' if payer == 'd' else 'd'}, logged from {payer}",
+        ]
+    assert GuandanOptions().partner_last_tribute == "last"

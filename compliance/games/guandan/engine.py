@@ -123,6 +123,7 @@ def replay_hands(
             level,
             options.return_max,
             options.resist_jokers,
+            options.partner_last_tribute,
         )
         problems += tribute.problems
         order = list(hand.finish)

@@ -10,7 +10,11 @@ from compliance.games.guandan.record import Amount
 
 
 class GuandanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """玩法: stakes, the A-level finish rule, the return limit and 抗贡."""
+    """玩法: stakes, the A-level finish rule, the return limit, 抗贡 and who pays 对落.
+
+    `partner_last_tribute`: who pays when the first and last finishers are partners,
+    `last` (the seed: 下游 pays 上游) or `third` (the third finisher, as guandan-sdk).
+    """
 
     stake_per_level: Amount = 1
     stake_per_game: Amount = 0
@@ -20,6 +24,7 @@ class GuandanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
         "10"
     )
     resist_jokers: Annotated[int, msgspec.Meta(ge=1, le=2)] = 2
+    partner_last_tribute: Literal["last", "third"] = "last"
 
 
 PRESETS: dict[str, dict[str, Any]] = {

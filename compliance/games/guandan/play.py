@@ -146,11 +146,19 @@ class TributeOutcome:
     resisted: bool = False
 
 
-def due_tribute(previous: Sequence[str], seats: Sequence[str]) -> tuple[list[str], list[str]]:
-    """Who pays and who receives: the last finisher to the first, both losers after 双下."""
+def due_tribute(
+    previous: Sequence[str], seats: Sequence[str], partner_last: str = "last"
+) -> tuple[list[str], list[str]]:
+    """Who pays and who receives: the last finisher to the first, both losers after 双下.
+
+    `partner_last = "third"`: when the first and last finishers are partners, the
+    third finisher pays the first (guandan-sdk's 对落), not the last.
+    """
     first, second = previous[0], previous[1]
     if team(seats, first) == team(seats, second):
         return [previous[2], previous[3]], [first, second]
+    if partner_last == "third" and team(seats, first) == team(seats, previous[3]):
+        return [previous[2]], [first]
     return [previous[3]], [first]
 
 
@@ -162,6 +170,7 @@ def check_tribute(
     level: str,
     return_max: str,
     resist_jokers: int,
+    partner_last: str = "last",
 ) -> TributeOutcome:
     """进贡 / 还贡 / 抗贡 as the previous finishing order demands, verified card by card."""
     hands = {p: Counter(h) for p, h in hands.items()}
@@ -171,7 +180,7 @@ def check_tribute(
             [("a tribute in the first hand of a game", payers_logged)] if tributes else []
         )
         return TributeOutcome(hands, None, problems)
-    payers, receivers = due_tribute(previous, seats)
+    payers, receivers = due_tribute(previous, seats, partner_last)
     big_jokers = sum(hands[p]["RJ"] for p in payers)
     if big_jokers >= resist_jokers:
         text = f"{', '.join(payers)} hold {big_jokers} big jokers: 抗贡, yet a tribute was paid"
