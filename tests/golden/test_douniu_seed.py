@@ -9,6 +9,8 @@ import pytest
 
 from compliance.games.cards import RANKS, STANDARD_52
 from compliance.games.douniu import GAME, PRESETS, hands
+from compliance.logs.records import Variant
+from tests.builders_douniu import round_of, seat, session_of
 
 
 def level(cards: str) -> str:
@@ -161,3 +163,60 @@ def test_whole_deck_counts_match_and_the_table_agrees_with_the_reference_on_ever
     assert not disagreements[:5]
     assert {hands.RANK_CODES[lv]: n for lv, n in counts.items()} == WHOLE_DECK
     assert sum(counts.values()) == 2_598_960
+
+
+@pytest.mark.parametrize(
+    ("cards", "card_max", "rank"),
+    [
+        # 五小牛 (house rule): each card ≤ card_max (A = 1), the five summing to ≤ 10; no such
+        # hand has a bull (three making 10 would leave the other two nothing), so the seed
+        # reads each as 没牛 or 四炸
+        pytest.param("SA HA C2 D2 S4", 4, "five_small", id="1+1+2+2+4 = 10, all ≤ 4: 五小牛"),
+        pytest.param("SA HA C2 D2 S4", 0, "no_bull", id="the seed: 1+1+2+2+4 is 没牛"),
+        pytest.param("SA HA CA DA S2", 4, "five_small", id="A A A A 2 = 6: 五小牛, not 四炸"),
+        pytest.param("SA HA CA DA S2", 0, "four_bomb", id="the seed: A A A A 2 is 四炸"),
+        pytest.param("SA HA C2 D3 S4", 4, "no_bull", id="1+1+2+3+4 = 11 > 10: 没牛"),
+        pytest.param("SA HA CA D2 S5", 4, "no_bull", id="1+1+1+2+5 = 10 but a 5, max 4: 没牛"),
+        pytest.param("SA HA CA D2 S5", 5, "five_small", id="1+1+1+2+5 = 10, max 5: 五小牛"),
+        pytest.param("SA HA C2 D2 S5", 5, "no_bull", id="1+1+2+2+5 = 11 > 10, max 5: 没牛"),
+    ],
+)
+def test_five_small_bull_is_a_house_rule_above_every_hand(cards, card_max, rank):
+    got = hands.level_of(hands.score(cards.split(), card_max))
+    assert hands.RANK_CODES[got] == rank
+    assert hands.reference_level(cards.split(), card_max) == hands.LEVEL_OF_CODE[rank]
+
+
+@pytest.mark.parametrize(
+    ("preset", "multiplier"),
+    [
+        pytest.param("classic", 6, id="classic: 五小牛 6 (五花牛 5)"),
+        pytest.param("steep", 8, id="steep: 五小牛 8 (五花牛 6)"),
+        pytest.param("linear", 10, id="linear: 五小牛 10 (五花牛 10)"),
+    ],
+)
+def test_five_small_bull_beats_five_face_and_four_bomb_and_pays_its_multiplier(preset, multiplier):
+    # banker p1 holds 五花牛; p2 A A A A 2 (四炸, or 五小牛); p3 四炸 of K; base 10, bet 1
+    five_face = GAME.options_for(Variant(preset=preset)).five_face
+    rounds = [
+        round_of(
+            "p1",
+            seat("p1", "SJ HJ CQ DQ SK"),
+            seat("p2", "SA HA CA DA S2", bet=1),
+            seat("p3", "HK CK DK S3 H3", bet=1),
+        )
+    ]
+    [seed] = GAME.replay(session_of(rounds, preset=preset))
+    [house] = GAME.replay(session_of(rounds, preset=preset, five_small_max=4))
+    assert seed.deltas == {"p1": 20 * five_face, "p2": -10 * five_face, "p3": -10 * five_face}
+    assert house.deltas == {
+        "p1": 10 * five_face - 10 * multiplier,
+        "p2": 10 * multiplier,
+        "p3": -10 * five_face,
+    }
+    off = GAME.describe(["SA", "HA", "CA", "DA", "S2"], Variant(preset=preset))
+    assert (off["rank"], off["name_zh"]) == ("four_bomb", "四炸")
+    on = GAME.describe(
+        ["SA", "HA", "CA", "DA", "S2"], Variant(preset=preset, options={"five_small_max": 4})
+    )
+    assert (on["rank"], on["name_zh"], on["multiplier"]) == ("five_small", "五小牛", multiplier)

@@ -57,7 +57,9 @@ def _check_deal(index: int, rnd: DouniuRound, known: set[str]) -> None:
         raise DealError(f"round {index}: banker {rnd.banker} is not seated")
 
 
-def hand_scores(index: int, rnd: DouniuRound, known: set[str]) -> list[int]:
+def hand_scores(
+    index: int, rnd: DouniuRound, known: set[str], table: dict[int, int] = hands.SCORE_BASE
+) -> list[int]:
     """牌力: every seat's hand score (hot path); DealError naming the round if the deal is impossible."""
     seats = rnd.seats
     names = [s.player for s in seats]
@@ -69,7 +71,7 @@ def hand_scores(index: int, rnd: DouniuRound, known: set[str]) -> list[int]:
         or not known.issuperset(names)
     ):
         _check_deal(index, rnd, known)
-    bits, table, mask, own = hands.CARD_BITS, hands.SCORE_BASE, hands.RANK_MASK, hands.OWN_BITS_AT
+    bits, mask, own = hands.CARD_BITS, hands.RANK_MASK, hands.OWN_BITS_AT
     scores = []
     own_bits = 0
     try:
@@ -173,9 +175,10 @@ def replay_rounds(
     mult = options.multipliers
     banker_ties = options.equal_rank == "banker"
     check_succession = options.banker_succession == "niu_nine"
+    table = hands.score_table(options.five_small_max)
     due: str | None = None
     for index, rnd in enumerate(rounds, 1):
-        scores = hand_scores(index, rnd, known)
+        scores = hand_scores(index, rnd, known, table)
         deltas, stakes = settle(rnd, scores, mult, banker_ties)
         rake = 0
         clean = True
@@ -222,11 +225,12 @@ class Douniu(Engine):
                 raise DealError('a 斗牛 hand record needs "cards": a list of 5 card strings')
             hand = hand["cards"]
         cards = hands.check_hand(hand)
-        level = hands.level_of(hands.score(cards))
+        options = self.options_for(variant)
+        level = hands.level_of(hands.score(cards, options.five_small_max))
         return {
             "game": self.code,
             "cards": cards,
             "rank": hands.RANK_CODES[level],
             "name_zh": hands.NAMES_ZH[level],
-            "multiplier": self.options_for(variant).multipliers[level],
+            "multiplier": options.multipliers[level],
         }

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
 from compliance.errors import DealError
 from compliance.games.cards import ALL_CARDS, JOKERS, RANKS, STANDARD_52, rank_number
 
-NO_BULL, BULL_NINE, BULL_BULL, FOUR_BOMB, FIVE_FACE = 0, 9, 10, 11, 12
+NO_BULL, BULL_NINE, BULL_BULL, FOUR_BOMB, FIVE_FACE, FIVE_SMALL = 0, 9, 10, 11, 12, 13
+FIVE_SMALL_TOTAL = 10
 
 RANK_CODES: tuple[str, ...] = (
     "no_bull",
@@ -34,10 +36,11 @@ RANK_CODES: tuple[str, ...] = (
     "bull_bull",
     "four_bomb",
     "five_face",
+    "five_small",
 )
 NAMES_ZH: tuple[str, ...] = (
     "没牛", "牛丁", "牛二", "牛三", "牛四", "牛五", "牛六", "牛七", "牛八", "牛九",
-    "牛牛", "四炸", "五花牛",
+    "牛牛", "四炸", "五花牛", "五小牛",
 )  # fmt: skip
 LEVEL_OF_CODE = {code: level for level, code in enumerate(RANK_CODES)}
 
@@ -58,11 +61,22 @@ def card_index(card: str) -> int:
     return (rank_number(card) - 1) * 4 + SUIT_KEY[card[0]]
 
 
-def reference_level(cards: Sequence[str]) -> int:
-    """牌型 (reference): seed 004 rules 7, 8, 10–12 read literally, on five cards."""
+def is_five_small(ranks: Sequence[int], card_max: int) -> bool:
+    """五小牛 (house rule): five cards each at most `card_max` (A = 1) summing to at most 10."""
+    return bool(card_max) and max(ranks) <= card_max and sum(ranks) <= FIVE_SMALL_TOTAL
+
+
+def reference_level(cards: Sequence[str], five_small_max: int = 0) -> int:
+    """牌型 (reference): seed 004 rules 7, 8, 10–12 read literally, on five cards.
+
+    With `five_small_max` (4 or 5; 0: the seed, no 五小牛) 五小牛 ranks above all,
+    also over a 四炸 such as A A A A 2.
+    """
     if len(cards) != 5:
         raise DealError(f"a 斗牛 hand has 5 cards, not {len(cards)}")
     ranks = [rank_number(c) for c in cards]
+    if is_five_small(ranks, five_small_max):
+        return FIVE_SMALL
     if all(r >= 11 for r in ranks):
         return FIVE_FACE  # rule 11; rule 12: both 四炸 and 五花牛 counts as the larger
     if max(Counter(ranks).values()) == 4:
@@ -80,9 +94,9 @@ def _four_rank(ranks: Sequence[int]) -> int:
     return rank if count == 4 else 0
 
 
-def reference_score(cards: Sequence[str]) -> int:
+def reference_score(cards: Sequence[str], five_small_max: int = 0) -> int:
     """Hand strength (reference): level, then the four's rank for 四炸, then the highest card."""
-    level = reference_level(cards)
+    level = reference_level(cards, five_small_max)
     four = _four_rank([rank_number(c) for c in cards]) if level == FOUR_BOMB else 0
     high = max(card_index(c) for c in cards)
     return (level << LEVEL_SHIFT) + (four << FOUR_SHIFT) + OWN_BITS_AT + 1 + high
@@ -113,12 +127,28 @@ def _build_table() -> dict[int, int]:
 SCORE_BASE: dict[int, int] = _build_table()
 
 
-def score(cards: Sequence[str]) -> int:
+def _ranks_of(key: int) -> list[int]:
+    return [r for r in range(1, 14) for _ in range((key >> 3 * (r - 1)) & 7)]
+
+
+@lru_cache(maxsize=4)
+def score_table(five_small_max: int = 0) -> dict[int, int]:
+    """The lookup table with 五小牛 for cards up to `five_small_max` (0: the seed's table)."""
+    if not five_small_max:
+        return SCORE_BASE
+    small = FIVE_SMALL << LEVEL_SHIFT
+    return {
+        key: small if is_five_small(_ranks_of(key), five_small_max) else base
+        for key, base in SCORE_BASE.items()
+    }
+
+
+def score(cards: Sequence[str], five_small_max: int = 0) -> int:
     """Hand strength from the lookup table; KeyError for a joker, ValueError for a wrong count."""
     a, b, c, d, e = cards
     bits = CARD_BITS
     total = bits[a] + bits[b] + bits[c] + bits[d] + bits[e]
-    return SCORE_BASE[total & RANK_MASK] + total.bit_length()
+    return score_table(five_small_max)[total & RANK_MASK] + total.bit_length()
 
 
 def level_of(hand_score: int) -> int:

@@ -41,7 +41,8 @@ def tally_rounds(
     succession = options.banker_succession == "niu_nine"
     players, issues = summary.players, summary.issues
     shift, nine, tie_levels = hands.LEVEL_SHIFT, hands.BULL_NINE, BANKER_TIE_LEVELS
-    bits, table, mask, own = hands.CARD_BITS, hands.SCORE_BASE, hands.RANK_MASK, hands.OWN_BITS_AT
+    bits, mask, own = hands.CARD_BITS, hands.RANK_MASK, hands.OWN_BITS_AT
+    table = hands.score_table(options.five_small_max)
     due: str | None = None
     rake = index = 0
     for rnd in rounds:
@@ -107,7 +108,7 @@ def tally_rounds(
         t.banker_rounds += 1
         t.add(banker_stake, banker_total)
         if not clean:
-            deltas = settle(rnd, hand_scores(index, rnd, known), mult, banker_ties)[0]
+            deltas = settle(rnd, hand_scores(index, rnd, known, table), mult, banker_ties)[0]
             issues.extend(claim_issues(index, rnd, deltas))
         if due is not None and due != banker and due in names:
             issues.append(wrong_banker_issue(index, banker, due))

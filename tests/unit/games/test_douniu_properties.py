@@ -58,11 +58,11 @@ def test_a_round_is_zero_sum_and_nobody_loses_more_than_his_exposure(rnd, preset
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.permutations(STANDARD_52))
-def test_the_lookup_table_scores_every_hand_as_the_reference_does(deck):
+@given(st.permutations(STANDARD_52), st.sampled_from([0, 4, 5]))
+def test_the_lookup_table_scores_every_hand_as_the_reference_does(deck, small):
     for i in range(0, 50, 5):
         cards = deck[i : i + 5]
-        assert hands.score(cards) == hands.reference_score(cards)
+        assert hands.score(cards, small) == hands.reference_score(cards, small)
 
 
 @settings(max_examples=40, deadline=None)
@@ -85,8 +85,11 @@ def test_replay_of_a_simulated_session_finds_exactly_the_injected_anomalies(seed
     presets,
     equal_rank,
     st.sampled_from(["niu_nine", "grab"]),
+    st.sampled_from([0, 4, 5]),
 )
-def test_the_one_pass_tally_equals_the_tally_of_the_replay(seed, n, rate, preset, ties, succession):
+def test_the_one_pass_tally_equals_the_tally_of_the_replay(
+    seed, n, rate, preset, ties, succession, small
+):
     players = [f"u{i}" for i in range(n)]
     sim = simulate(random.Random(seed), players, 30, 10, rate)
     rounds = sim.rounds
@@ -96,6 +99,11 @@ def test_the_one_pass_tally_equals_the_tally_of_the_replay(seed, n, rate, preset
             seat = rng.choice(rnd["seats"])
             seat["rake"] = rng.randint(0, 20)
     session = session_of(
-        rounds, players=players, preset=preset, equal_rank=ties, banker_succession=succession
+        rounds,
+        players=players,
+        preset=preset,
+        equal_rank=ties,
+        banker_succession=succession,
+        five_small_max=small,
     )
     assert GAME.tally_session(session, players) == tally(GAME.replay(session), players)
