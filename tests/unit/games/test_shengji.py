@@ -128,6 +128,13 @@ def test_describe_rejects_a_bad_trump():
         ),
         pytest.param("SK SK S9", ["SA S3"], False, id="an A beats the thrown single 9"),
         pytest.param("SQ SQ SA", ["SK SK"], False, id="a pair of K beats the thrown pair of Q"),
+        pytest.param(
+            "C3 C3 C6 C6 C9 C9",
+            ["C4 C5 C7 C8 C10 CJ", "D3 D4 D5 D6 D7 D8"],
+            True,
+            id="three pairs of clubs, no higher club pair elsewhere",
+        ),
+        pytest.param("C4 C4 C9 C9", ["C10 CJ CQ CK"], True, id="44 99, clubs above held singly"),
     ],
 )
 def test_a_throw_must_be_unbeatable_unit_by_unit(throw, others, legal):
