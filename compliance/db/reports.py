@@ -23,7 +23,7 @@ from compliance.db.models import (
 )
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.errors import ReportError
-from compliance.reporting.model import (
+from compliance.reporting.facts import (
     FindingFact,
     PlayerFact,
     ReportQuery,

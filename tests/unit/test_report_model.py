@@ -202,10 +202,10 @@ def test_labels_without_a_cjk_font_are_english_only():
 
 
 def test_a_long_report_keeps_the_most_severe_to_show_and_exports_them_all(monkeypatch):
-    from compliance.reporting import model
+    from compliance.reporting import model, tally
 
     monkeypatch.setattr(model, "SHOWN", 5)
-    monkeypatch.setattr(model, "NEAR_KEPT", 2)
+    monkeypatch.setattr(tally, "NEAR_KEPT", 2)
     found = [
         threshold(
             f"s{i}",
