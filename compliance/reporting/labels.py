@@ -80,6 +80,34 @@ TEXT: dict[str, tuple[str, str]] = {
     "threshold": ("档次", "threshold"),
     "sessions_n": ("场次数", "sessions"),
     "top_tier": ("最高档次", "highest tier"),
+    "headline": ("要点", "At a glance"),
+    "contents": ("目录", "Contents"),
+    "at_criminal": ("刑事档", "at criminal lines"),
+    "at_very_serious": ("情节特别严重档", "at very serious lines"),
+    "subjects": (
+        "{player} 名玩家、{owner} 名房主、{platform} 个平台",
+        "{player} players, {owner} room owners, {platform} platforms",
+    ),
+    "in_places": ("所在法域", "in"),
+    "tampered": (
+        "{rounds} 个回合被篡改 ({findings} 条完整性问题)",
+        "{rounds} tampered rounds ({findings} integrity findings)",
+    ),
+    "rejects_line": ("{n} 行拒收", "{n} lines rejected"),
+    "indeterminate_line": ("{n} 条无法判定", "{n} indeterminate results"),
+    "penalised": ("达处罚档", "at a penalty tier"),
+    "below_exempt": ("未达标准 / 不予处罚", "below threshold / exempt"),
+    "serious": ("刑事与情节特别严重", "Criminal and very serious"),
+    "integrity_list": ("完整性问题: 被篡改的回合", "Integrity findings: tampered rounds"),
+    "round": ("回合", "round"),
+    "check": ("问题", "check"),
+    "claimed_recomputed": ("申报 / 重算", "claimed / recomputed"),
+    "detail": ("说明", "detail"),
+    "listed": (
+        "列出 {shown} 条，共 {total} 条; 完整列表见 CSV / JSON 导出。",
+        "{shown} of {total} listed; the CSV and JSON exports hold them all.",
+    ),
+    "rules_cited": ("规则与依据", "Rules cited"),
 }
 
 GAMES = {

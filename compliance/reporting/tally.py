@@ -26,7 +26,8 @@ class Headline:
 
     criminal: dict[str, int] = field(default_factory=dict)
     very_serious: dict[str, int] = field(default_factory=dict)
-    places: tuple[str, ...] = ()
+    criminal_places: tuple[str, ...] = ()
+    very_serious_places: tuple[str, ...] = ()
     tampered_rounds: int = 0
     integrity: int = 0
     rejects: int = 0
@@ -39,7 +40,8 @@ class Headline:
         return {
             "criminal": self.criminal,
             "very_serious": self.very_serious,
-            "jurisdictions": list(self.places),
+            "criminal_jurisdictions": list(self.criminal_places),
+            "very_serious_jurisdictions": list(self.very_serious_places),
             "tampered_rounds": self.tampered_rounds,
             "integrity_findings": self.integrity,
             "rejects": self.rejects,
@@ -83,7 +85,7 @@ class FindingTally:
         self.integrity = Kept(LISTED, _round_key)
         self.serious = Kept(LISTED, order_key)
         self.worst: dict[tuple[str, str], int] = {}
-        self.serious_places: set[str] = set()
+        self.serious_places: dict[bool, set[str]] = {True: set(), False: set()}
         self.rounds: set[tuple] = set()
 
     def add(self, f: dict[str, Any]) -> None:
@@ -111,7 +113,7 @@ class FindingTally:
         self.owners.judged(f"{platform}/{owner}", rank)
         if rank >= Tier.ADMINISTRATIVE_VERY_SERIOUS:
             self.serious.add(f)
-            self.serious_places.add(code)
+            self.serious_places[rank >= Tier.CRIMINAL].add(code)
             who = subject_key(f)
             if who is not None:
                 self.worst[who] = max(self.worst.get(who, 0), int(rank))
@@ -130,7 +132,8 @@ class FindingTally:
         return Headline(
             criminal={k: criminal[k] for k in SUBJECT_KINDS},
             very_serious={k: very[k] for k in SUBJECT_KINDS},
-            places=tuple(sorted(self.serious_places)),
+            criminal_places=tuple(sorted(self.serious_places[True])),
+            very_serious_places=tuple(sorted(self.serious_places[False])),
             tampered_rounds=len(self.rounds),
             integrity=self.kinds["integrity"],
             rejects=rejects,

@@ -240,3 +240,38 @@ def test_a_long_report_keeps_the_most_severe_to_show_and_exports_them_all(monkey
     answer = json.loads(render_json(report))
     assert (answer["near_misses_total"], len(answer["near_misses"])) == (40, 2)
     assert len(answer["findings"]) == 41
+
+
+def test_the_headline_counts_each_subject_once_at_its_worst_tier_and_rounds_once():
+    owner = dict(threshold(None, "x", "criminal", where="420000"), subject="owner:o1", player=None)
+    found = [
+        threshold("s1", "u1", "administrative_very_serious"),
+        threshold("s2", "u1", "criminal"),
+        threshold("s1", "u2", "administrative_very_serious"),
+        owner,
+        threshold("s1", "u3", "below_threshold"),
+        threshold("s1", "u4", "exempt"),
+        threshold("s1", "u5", "administrative"),
+        integrity("s1"),
+        integrity("s1", check="illegal_action"),
+        integrity("s2"),
+    ]
+    h = build(source(found), ReportQuery(), NOW).headline
+    assert h.criminal == {"player": 1, "owner": 1, "platform": 0}
+    assert h.very_serious == {"player": 1, "owner": 0, "platform": 0}
+    assert (h.criminal_places, h.very_serious_places) == (("420000", "430000"), ("430000",))
+    assert (h.tampered_rounds, h.integrity, h.rejects) == (2, 3, 2)
+    assert (h.penalised, h.below, h.exempt) == (5, 1, 1)
+
+
+def test_every_integrity_and_serious_finding_is_listed_past_the_findings_table(monkeypatch):
+    from compliance.reporting import model
+
+    monkeypatch.setattr(model, "SHOWN", 2)
+    found = [threshold(f"s{i}", "u1", "administrative", value=i) for i in range(10)]
+    found += [integrity(f"s{i}") for i in range(4)]
+    found += [threshold("s1", "u2", "criminal")]
+    report = build(source(found), ReportQuery(), NOW)
+    assert len(report.findings) == 2
+    assert [f["session_id"] for f in report.integrity] == ["s0", "s1", "s2", "s3"]
+    assert [f["tier"] for f in report.serious] == ["criminal"]
