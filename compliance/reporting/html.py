@@ -113,6 +113,9 @@ def describe(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
         "disputed": f.get("dispute_note") or ("disputed" if f.get("disputed") else ""),
         "next_tier": labels.tier(f.get("next_tier")),
         "margin": _num(f.get("margin_to_next")),
+        "margin_on": (
+            f"{f['next_metric']} {_num(f.get('next_boundary'))}" if f.get("next_metric") else ""
+        ),
         "share": f"{100 * f['margin_share']:.1f}%" if "margin_share" in f else "",
         "room": f.get("room_id") or "",
         "owner": f.get("owner_id") or "",
@@ -156,4 +159,6 @@ def _num(value: Any) -> str:
     if value is None:
         return ""
     number = float(value)
-    return f"{number:,.0f}" if number == int(number) else f"{number:,.2f}"
+    if number == int(number):
+        return f"{number:,.0f}"
+    return f"{number:,.2f}" if abs(number) >= 1 else f"{number:.4f}".rstrip("0")

@@ -52,6 +52,8 @@ def as_dict(report: Report) -> dict[str, Any]:
                     "jurisdiction",
                     "tier",
                     "next_tier",
+                    "next_metric",
+                    "next_boundary",
                     "margin_to_next",
                     "margin_share",
                 )

@@ -65,6 +65,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "day": ("日期", "date"),
     "next_tier": ("下一档", "next tier"),
     "margin": ("差额", "margin"),
+    "margin_on": ("差额所量的指标与界线", "margin measured on (metric, line)"),
     "line_note": ("竖线: 各法域界线 (下限)", "vertical lines: each jurisdiction's lower bounds"),
     "none": ("无", "none"),
     "shown": (

@@ -275,3 +275,27 @@ def test_every_integrity_and_serious_finding_is_listed_past_the_findings_table(m
     assert len(report.findings) == 2
     assert [f["session_id"] for f in report.integrity] == ["s0", "s1", "s2", "s3"]
     assert [f["tier"] for f in report.serious] == ["criminal"]
+
+
+def test_a_near_miss_names_the_metric_and_line_its_margin_is_measured_on():
+    from compliance.reporting.html import render_html
+
+    near = dict(
+        threshold("s1", "u1", "administrative", value=25, next_tier="administrative_serious"),
+        metric="single_stake",
+        boundary="single_stake ≥ 20 and ≤ 50",
+        next_metric="session_win_loss",
+        next_boundary=5000,
+        margin_to_next=225,
+    )
+    report = build(source([near]), ReportQuery(), NOW)
+    table = render_html(report, cjk_family=None).split('<table id="near-table">')[1]
+    row = table.split("</table>")[0].split('<tr class="administrative">')[1]
+    assert "single_stake = 25 (single_stake ≥ 20 and ≤ 50)" in row
+    assert '<td class="margin-on">session_win_loss 5,000</td><td class="num">225</td>' in row
+    listed = json.loads(render_json(report))["near_misses"][0]
+    assert (listed["next_metric"], listed["next_boundary"], listed["margin_to_next"]) == (
+        "session_win_loss",
+        5000,
+        225,
+    )
