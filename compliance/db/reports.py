@@ -219,10 +219,11 @@ def _window_findings(conn: Connection, query: ReportQuery, run_ids: list[int]) -
     where: list[ColumnElement[bool]] = [WINDOWS.c.run_id.in_(run_ids)]
     if query.platform:
         where.append(WINDOWS.c.platform == query.platform)
+    # dated by the window's last day, the day it was judged on, as the report shows it
     if query.since:
         where.append(WINDOWS.c.window_end >= query.since)
     if query.until:
-        where.append(WINDOWS.c.window_start <= query.until)
+        where.append(WINDOWS.c.window_end <= query.until)
     where += _finding_filter(query, WINDOWS)
     return [
         FindingFact(r.payload, r.window_end, "*", None, _owner(r.subject))

@@ -131,11 +131,7 @@ def test_a_date_range_reads_sessions_of_every_run(engine, full_report):
     report = report_service.make_report(SqlUnitOfWork(engine), query, run=None)
     assert report.findings
     assert all(since <= f["day"] <= until for f in report.findings if f["session_id"])
-    assert all(
-        f["window_start"] <= until and f["window_end"] >= since
-        for f in report.findings
-        if not f["session_id"]
-    )
+    assert all(since <= f["day"] <= until for f in report.findings if not f["session_id"])
     assert report.query.run is None
     assert [r.id for r in report.runs] == [1]
 
@@ -214,3 +210,20 @@ def test_a_run_stopped_part_way_keeps_what_it_stored_and_every_report_says_so(tm
     assert 'id="unfinished"' in render_html(report, "en", cjk_family=None)
     assert [r["finished"] for r in json.loads(render_json(report))["runs"]] == [False]
     engine.dispose()
+
+
+def test_a_date_range_leaves_out_window_findings_dated_outside_it(any_db_url, tmp_path):
+    engine = audited_database(tmp_path, sessions=40, url=any_db_url)
+    try:
+        everything = report_service.make_report(SqlUnitOfWork(engine), ReportQuery())
+        ends = sorted({f["window_end"] for f in everything.export() if not f["session_id"]})
+        since, until = date.fromisoformat(ends[0]), date.fromisoformat(ends[len(ends) // 2])
+        query = ReportQuery(since=since, until=until)
+        report = report_service.make_report(SqlUnitOfWork(engine), query, run=None)
+        windows = [f for f in report.export() if not f["session_id"]]
+    finally:
+        engine.dispose()
+    assert len(ends) > 2
+    assert windows
+    assert all(since.isoformat() <= f["window_end"] <= until.isoformat() for f in windows)
+    assert all(since.isoformat() <= f["day"] <= until.isoformat() for f in report.findings)
