@@ -71,6 +71,7 @@ class SessionFact:
     headcount: int
     scene_capital: float | None
     per_capita_capital: float | None
+    replaced_by: int | None = None  # the later run that re-audited this session
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ def as_dict(report: Report) -> dict[str, Any]:
             }
             for r in report.runs
         ],
+        "reaudited": {str(run): n for run, n in report.reaudited.items()},
         "headline": report.headline.as_dict(),
         "summary": {
             "sessions": report.sessions,

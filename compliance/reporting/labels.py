@@ -29,6 +29,11 @@ TEXT: dict[str, tuple[str, str]] = {
         "before it stopped.",
     ),
     "filters": ("筛选条件", "filters"),
+    "reaudited": (
+        "本报告的部分场次之后已被重新审计: 批次 {runs} (括号内为场次数); 此处为本批次当时的结论。",
+        "Sessions of this report have since been re-audited, by run {runs} (sessions in "
+        "brackets); this shows what this run found then.",
+    ),
     "generated": ("生成时间", "generated"),
     "findings": ("结论", "findings"),
     "by_tier": ("按档次的结论", "findings by tier"),

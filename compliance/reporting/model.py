@@ -93,10 +93,16 @@ class Report:
     headline: Headline = field(default_factory=Headline)
     integrity: list[dict[str, Any]] = field(default_factory=list)
     serious: list[dict[str, Any]] = field(default_factory=list)
+    reaudited: dict[int, int] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
         return sum(self.kinds.values())
+
+    @property
+    def reaudited_note(self) -> str:
+        """The later runs that re-audited sessions of this report, as "#4 (12), #5 (3)"."""
+        return ", ".join(f"#{run} ({n})" for run, n in self.reaudited.items())
 
     @property
     def unfinished(self) -> str:
@@ -111,8 +117,11 @@ def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
     session_codes: set[str] = set()
     player_codes: set[str] = set()
     sessions, last_day = 0, None
+    reaudited: Counter[int] = Counter()
     for s in source.sessions:
         sessions += 1
+        if s.replaced_by is not None:
+            reaudited[s.replaced_by] += 1
         last_day = s.day if last_day is None or s.day > last_day else last_day
         if s.jurisdiction:
             session_codes.add(s.jurisdiction)
@@ -174,6 +183,7 @@ def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
         figure_counts={"single_stake": stakes.count, "per_capita_capital": per_capita.count},
         export=_exporter(source),
         headline=tally.headline(source.rejects),
+        reaudited=dict(sorted(reaudited.items())),
         integrity=tally.integrity.result(),
         serious=tally.serious.result(),
     )
