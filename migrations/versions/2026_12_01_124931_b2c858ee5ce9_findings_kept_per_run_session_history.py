@@ -10,7 +10,6 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-
 revision: str = "b2c858ee5ce9"
 down_revision: str | None = "8ffcd84ff6a0"
 branch_labels: str | Sequence[str] | None = None
