@@ -210,6 +210,7 @@ def test_import_then_verify_then_an_edit_behind_the_tools_back(run, sqlite_url, 
         "threshold_bands hn-2015-general-serious: changed outside the tool "
         "(tier: trail 'administrative_serious', database 'below_threshold')"
     )
+    assert result.stdout.splitlines()[-1].endswith(" rows: 1 problem")
 
 
 def test_export_writes_the_layout_of_data(run, tmp_path):
