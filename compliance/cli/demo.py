@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import shlex
 
 import click
 
 from compliance.cli.options import db_option, open_store
 from compliance.cli.output import summary_line
 from compliance.domain.tiers import Tier
+from compliance.reporting.cells import pad
 from compliance.service_layer.demo import INDETERMINATE, DemoSummary, run_demo
 
 SHORT = {
@@ -46,10 +47,19 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
     """
     store = open_store(db_url)
     shown = run_demo(store, sessions, seed, log_path)
-    click.echo("\n".join(summary_lines(shown, store.where())))
+    click.echo("\n".join(summary_lines(shown, store.where(), db_url)))
 
 
-def summary_lines(shown: DemoSummary, where: str) -> list[str]:
+def next_step(log_path: str, db_url: str | None) -> str:
+    """The audit to run next, on the log and the database the demo used, as typed."""
+    db = f" --db {shlex.quote(db_url)}" if db_url else ""
+    return (
+        f"Next: compliance audit {shlex.quote(log_path)}{db} "
+        "--fail-on administrative_serious --format jsonl"
+    )
+
+
+def summary_lines(shown: DemoSummary, where: str, db_url: str | None = None) -> list[str]:
     """The demo's report: the findings table by province and tier, organisers, integrity."""
     made, tally = shown.log, shown.tally
     lines = [
@@ -64,7 +74,7 @@ def summary_lines(shown: DemoSummary, where: str) -> list[str]:
     for code in tally.places():
         label = f"{tally.names.get(code, '')} {code}".strip()
         cells = "".join(f"{tally.by_place[(code, t.code)]:>13}" for t in tiers)
-        lines.append(f"{label:<14}{cells}{tally.by_place[(code, INDETERMINATE)]:>11}")
+        lines.append(f"{pad(label, 14)}{cells}{tally.by_place[(code, INDETERMINATE)]:>11}")
     lines.append("")
     for kind, label in (("owner", "Room owners  房主"), ("platform", "Platforms  平台")):
         counts = ", ".join(
@@ -80,8 +90,7 @@ def summary_lines(shown: DemoSummary, where: str) -> list[str]:
         f"{shown.caught} of {len(made.anomalies)} tampered rounds caught",
         f"Rejected lines  拒收: {shown.audit.rejects}",
         summary_line(shown.audit, where),
-        f"Next: compliance audit {Path(shown.log_path).name} "
-        "--fail-on administrative_serious --format jsonl",
+        next_step(shown.log_path, db_url),
         f"Report  报告: {shown.report_path} "
         "(open it in a browser; compliance report --help for more)",
         DISCLAIMER,

@@ -59,9 +59,7 @@ def evaluate(game: str, cards: tuple[str, ...], preset, options, fmt) -> None:
         click.echo(f"{result['rank']} {result.get('name_zh', '')}{extra}".rstrip())
     else:
         for key, value in result.items():
-            click.echo(
-                f"{key}: {to_json(value, indent=None) if isinstance(value, (dict, list)) else value}"
-            )
+            click.echo(f"{key}: {value if isinstance(value, str) else to_json(value, indent=None)}")
 
 
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -111,4 +109,5 @@ def settle(file: str, game: str | None, preset: str | None, fmt: str) -> None:
             banker = f" banker {r.banker}" if r.banker else ""
             click.echo(f"  round {r.index}{banker}: {deltas}")
             for issue in r.issues:
-                click.echo(f"    {issue.check}: {issue.detail}")
+                detail = issue.detail.removeprefix(f"round {r.index}: ")
+                click.echo(f"    {issue.check}: {detail}")

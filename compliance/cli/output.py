@@ -9,16 +9,18 @@ from typing import Any
 import click
 
 from compliance.domain.tiers import TIER_CODES
+from compliance.reporting.cells import display_width, pad
 from compliance.service_layer.audit import AuditSummary
 
 
 def table(rows: Sequence[Sequence[str]]) -> str:
-    """Columns padded to their widest cell (by characters), the last one free."""
+    """Columns padded to their widest cell (in terminal columns: CJK counts two), the last
+    one free."""
     if not rows:
         return ""
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    widths = [max(display_width(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     return "\n".join(
-        "  ".join([*(c.ljust(w) for c, w in zip(r, widths, strict=False)), r[-1]]).rstrip()
+        "  ".join([*(pad(c, w) for c, w in zip(r, widths, strict=False)), r[-1]]).rstrip()
         for r in rows
     )
 

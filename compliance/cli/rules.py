@@ -234,8 +234,9 @@ def verify(db_url) -> None:
     verdict = svc.verify(lazy_store(db_url)())
     for problem in verdict.problems:
         click.echo(problem)
-    state = "intact" if verdict.ok else f"{len(verdict.problems)} problems"
-    click.echo(f"trail of {verdict.entries} entries over {verdict.rows} rows: {state}")
+    state = "intact" if verdict.ok else plural(len(verdict.problems), "problem")
+    trail = f"{verdict.entries} {'entry' if verdict.entries == 1 else 'entries'}"
+    click.echo(f"trail of {trail} over {plural(verdict.rows, 'row')}: {state}")
     if not verdict.ok:
         sys.exit(ExitCode.FINDINGS)
 

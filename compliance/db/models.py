@@ -1,7 +1,9 @@
 """Tables. Rule rows mirror compliance.domain.rules; run rows hold audit results.
 
 Rows carry the suffix Row. The natural key of a stored session is
-(platform, session_id): re-auditing a session replaces its rows.
+(platform, session_id): re-auditing a session replaces its rows, and what an
+earlier run stored of it moves to `session_history` and `player_history`;
+`findings` keep each run's own (DESIGN.md §7).
 """
 
 from __future__ import annotations
@@ -236,8 +238,10 @@ class PlayerMetricsRow(Base):
 
 
 class FindingRow(Base):
+    """A run's finding on a session; it stays when a later run re-audits the session."""
+
     __tablename__ = "findings"
-    __table_args__ = of_a_session(Index("ix_findings_session", "platform", "session_id"))
+    __table_args__ = (Index("ix_findings_session", "platform", "session_id"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     run_id: Mapped[int] = mapped_column(ForeignKey("audit_runs.id"), index=True)
     platform: Mapped[str] = mapped_column(String(64))
@@ -248,6 +252,59 @@ class FindingRow(Base):
     jurisdiction: Mapped[str | None] = mapped_column(String(32))
     payload: Mapped[dict[str, Any]] = mapped_column()
     line_id: Mapped[str | None] = mapped_column(String(16))
+
+
+class SessionHistoryRow(Base):
+    """审计历史: a session as an earlier run stored it, kept when a later run re-audited it,
+    with what its reports read."""
+
+    __tablename__ = "session_history"
+    run_id: Mapped[int] = mapped_column(ForeignKey("audit_runs.id"), primary_key=True)
+    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
+    session_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    replaced_by: Mapped[int] = mapped_column(ForeignKey("audit_runs.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    room_id: Mapped[str | None] = mapped_column(String(128))
+    owner_id: Mapped[str | None] = mapped_column(String(128))
+    day: Mapped[date] = mapped_column(Date)
+    jurisdiction: Mapped[str | None] = mapped_column(String(32))
+    headcount: Mapped[int] = mapped_column(Integer)
+    scene_capital: Mapped[Decimal | None] = mapped_column(Money)
+    per_capita_capital: Mapped[Decimal | None] = mapped_column(Money)
+
+
+class PlayerHistoryRow(Base):
+    """A player's figures in a session as an earlier run stored them."""
+
+    __tablename__ = "player_history"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["run_id", "platform", "session_id"],
+            ["session_history.run_id", "session_history.platform", "session_history.session_id"],
+            ondelete="CASCADE",
+        ),
+    )
+    run_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
+    session_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    name: Mapped[str] = mapped_column(Text, default="")
+    jurisdiction: Mapped[str | None] = mapped_column(String(32))
+    single_stake: Mapped[Decimal | None] = mapped_column(Money)
+    capital: Mapped[Decimal | None] = mapped_column(Money)
+
+
+HISTORY_SESSION_COLUMNS = (
+    "game",
+    "room_id",
+    "owner_id",
+    "day",
+    "jurisdiction",
+    "headcount",
+    "scene_capital",
+    "per_capita_capital",
+)
+HISTORY_PLAYER_COLUMNS = ("player_id", "name", "jurisdiction", "single_stake", "capital")
 
 
 class FindingLineRow(Base):

@@ -5,25 +5,40 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator
 
-from sqlalchemy import ColumnElement, Connection, and_, case, func, literal, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    and_,
+    case,
+    func,
+    literal,
+    null,
+    or_,
+    select,
+    union_all,
+)
 
 from compliance.db import rulestore
 from compliance.db.errors import translated
 from compliance.db.finding_rows import rejoined
 from compliance.db.models import (
+    HISTORY_PLAYER_COLUMNS,
+    HISTORY_SESSION_COLUMNS,
     AuditRunRow,
     FindingLineRow,
     FindingRow,
     JurisdictionRow,
+    PlayerHistoryRow,
     PlayerMetricsRow,
     RejectRow,
+    SessionHistoryRow,
     SessionRow,
     WindowFindingRow,
     table_of,
 )
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.errors import ReportError
-from compliance.reporting.model import (
+from compliance.reporting.facts import (
     FindingFact,
     PlayerFact,
     ReportQuery,
@@ -40,6 +55,38 @@ FINDINGS = table_of(FindingRow)
 LINES = table_of(FindingLineRow)
 REJECTS = table_of(RejectRow)
 WINDOWS = table_of(WindowFindingRow)
+SESSION_HISTORY = table_of(SessionHistoryRow)
+PLAYER_HISTORY = table_of(PlayerHistoryRow)
+KEY = ("platform", "session_id")
+
+
+def _as_run_stored(run: int | None):
+    """The sessions and players a report reads: the current state (`run` None), or what
+    run `run` stored, the sessions later runs re-audited taken from the history, each
+    with the run that replaced it (`replaced_by`)."""
+    if run is None:
+        return SESSIONS, PLAYERS
+    columns = (*KEY, "run_id", *HISTORY_SESSION_COLUMNS)
+    sessions = union_all(
+        select(*(SESSIONS.c[k] for k in columns), null().label("replaced_by")).where(
+            SESSIONS.c.run_id == run
+        ),
+        select(*(SESSION_HISTORY.c[k] for k in columns), SESSION_HISTORY.c.replaced_by).where(
+            SESSION_HISTORY.c.run_id == run
+        ),
+    ).subquery("s")
+    stored = and_(
+        PLAYERS.c.platform == SESSIONS.c.platform,
+        PLAYERS.c.session_id == SESSIONS.c.session_id,
+        SESSIONS.c.run_id == run,
+    )
+    players = union_all(
+        select(*(PLAYERS.c[k] for k in (*KEY, *HISTORY_PLAYER_COLUMNS))).join(SESSIONS, stored),
+        select(*(PLAYER_HISTORY.c[k] for k in (*KEY, *HISTORY_PLAYER_COLUMNS))).where(
+            PLAYER_HISTORY.c.run_id == run
+        ),
+    ).subquery("p")
+    return sessions, players
 
 
 def latest_run(conn: Connection) -> int:
@@ -63,7 +110,8 @@ def descendants(conn: Connection, code: str) -> tuple[str, ...]:
 
 def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
     """What the filters select, streamed from `conn` as the report reads it, and a way
-    to read every finding again in report order for the exports."""
+    to read every finding again in report order for the exports. A run's report reads
+    what that run stored, also of the sessions later runs have re-audited."""
     if query.run is not None:
         run_ids = [query.run]
         if conn.execute(select(RUNS.c.id).where(RUNS.c.id == query.run)).first() is None:
@@ -71,7 +119,9 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
     else:
         run_ids = sorted(
             conn.execute(
-                select(SESSIONS.c.run_id).where(*_session_scope(query, None)).distinct()
+                select(SESSIONS.c.run_id)
+                .where(*_session_scope(query, SESSIONS, PLAYERS))
+                .distinct()
             ).scalars()
         )
     runs = [
@@ -89,18 +139,17 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
         select(func.count()).select_from(REJECTS).where(REJECTS.c.run_id.in_(run_ids))
     ).scalar_one()
     book = rulestore.load_book(conn) if rulestore.has_rules(conn) else None
-    scope = _session_scope(query, [query.run] if query.run is not None else None)
     engine = conn.engine
 
     def ordered() -> Iterator[FindingFact]:
         with translated(), engine.connect() as again:  # read after the unit of work closed
-            yield from _findings(again, query, scope, run_ids)
+            yield from _findings(again, query, run_ids)
 
     return ReportSource(
         runs,
-        _sessions(conn, scope),
-        _players(conn, query, scope),
-        _findings(conn, query, scope, run_ids),
+        _sessions(conn, query),
+        _players(conn, query),
+        _findings(conn, query, run_ids),
         rejects,
         book,
         ordered,
@@ -111,8 +160,10 @@ def _stream(conn: Connection, statement):
     return conn.execution_options(yield_per=2000).execute(statement)
 
 
-def _sessions(conn: Connection, scope: list) -> Iterator[SessionFact]:
-    for r in _stream(conn, select(SESSIONS).where(*scope).order_by(SESSIONS.c.day)):
+def _sessions(conn: Connection, query: ReportQuery) -> Iterator[SessionFact]:
+    s, p = _as_run_stored(query.run)
+    statement = select(s).where(*_session_scope(query, s, p)).order_by(s.c.day)
+    for r in _stream(conn, statement):
         yield SessionFact(
             r.platform,
             r.session_id,
@@ -124,26 +175,26 @@ def _sessions(conn: Connection, scope: list) -> Iterator[SessionFact]:
             r.headcount,
             _num(r.scene_capital),
             _num(r.per_capita_capital),
+            r._mapping.get("replaced_by"),
         )
 
 
-def _players(conn: Connection, query: ReportQuery, scope: list) -> Iterator[PlayerFact]:
-    where = [*scope]
+def _players(conn: Connection, query: ReportQuery) -> Iterator[PlayerFact]:
+    s, p = _as_run_stored(query.run)
+    where = _session_scope(query, s, p)
     if query.jurisdictions:
-        where.append(
-            func.coalesce(PLAYERS.c.jurisdiction, SESSIONS.c.jurisdiction).in_(query.jurisdictions)
-        )
+        where.append(func.coalesce(p.c.jurisdiction, s.c.jurisdiction).in_(query.jurisdictions))
     statement = (
         select(
-            PLAYERS.c.platform,
-            PLAYERS.c.session_id,
-            PLAYERS.c.player_id,
-            PLAYERS.c.name,
-            func.coalesce(PLAYERS.c.jurisdiction, SESSIONS.c.jurisdiction).label("place"),
-            PLAYERS.c.single_stake,
-            PLAYERS.c.capital,
+            p.c.platform,
+            p.c.session_id,
+            p.c.player_id,
+            p.c.name,
+            func.coalesce(p.c.jurisdiction, s.c.jurisdiction).label("place"),
+            p.c.single_stake,
+            p.c.capital,
         )
-        .join(SESSIONS, _same_session(PLAYERS))
+        .join(s, _same_session(p, s))
         .where(*where)
     )
     for r in _stream(conn, statement):
@@ -158,32 +209,32 @@ def _players(conn: Connection, query: ReportQuery, scope: list) -> Iterator[Play
         )
 
 
-def _findings(
-    conn: Connection, query: ReportQuery, scope: list, run_ids: list[int]
-) -> Iterator[FindingFact]:
+def _findings(conn: Connection, query: ReportQuery, run_ids: list[int]) -> Iterator[FindingFact]:
     """Every selected finding in report order (`model.order_key`, then as audited); the
-    few window findings (no session: last in the key) merged in from memory."""
+    few window findings (no session: last in the key) merged in from memory. Each
+    finding is read with its session as its own run stored it."""
     windows = sorted(_window_findings(conn, query, run_ids), key=lambda f: order_key(f.payload))
+    s, p = _as_run_stored(query.run)
     statement = (
         select(
             FINDINGS.c.payload,
             LINES.c.payload.label("line"),
-            SESSIONS.c.day,
-            SESSIONS.c.game,
-            SESSIONS.c.room_id,
-            SESSIONS.c.owner_id,
-            PLAYERS.c.name,
+            s.c.day,
+            s.c.game,
+            s.c.room_id,
+            s.c.owner_id,
+            p.c.name,
         )
-        .join(SESSIONS, _same_session(FINDINGS))
+        .join(s, and_(_same_session(FINDINGS, s), FINDINGS.c.run_id == s.c.run_id))
         .outerjoin(LINES, LINES.c.id == FINDINGS.c.line_id)
         .outerjoin(
-            PLAYERS,
+            p,
             and_(
-                _same_session(PLAYERS, FINDINGS),
-                FINDINGS.c.subject == literal("player:") + PLAYERS.c.player_id,
+                _same_session(p, FINDINGS),
+                FINDINGS.c.subject == literal("player:") + p.c.player_id,
             ),
         )
-        .where(*scope, *_finding_filter(query))
+        .where(*_session_scope(query, s, p), *_finding_filter(query))
         .order_by(
             _severity(FINDINGS).desc(),
             func.coalesce(FINDINGS.c.payload["value"].as_float(), 0).desc(),
@@ -197,7 +248,7 @@ def _findings(
     yield from heapq.merge(stored, windows, key=lambda f: order_key(f.payload))
 
 
-def _same_session(table, other=SESSIONS):
+def _same_session(table, other):
     return and_(table.c.platform == other.c.platform, table.c.session_id == other.c.session_id)
 
 
@@ -219,10 +270,11 @@ def _window_findings(conn: Connection, query: ReportQuery, run_ids: list[int]) -
     where: list[ColumnElement[bool]] = [WINDOWS.c.run_id.in_(run_ids)]
     if query.platform:
         where.append(WINDOWS.c.platform == query.platform)
+    # dated by the window's last day, the day it was judged on, as the report shows it
     if query.since:
         where.append(WINDOWS.c.window_end >= query.since)
     if query.until:
-        where.append(WINDOWS.c.window_start <= query.until)
+        where.append(WINDOWS.c.window_end <= query.until)
     where += _finding_filter(query, WINDOWS)
     return [
         FindingFact(r.payload, r.window_end, "*", None, _owner(r.subject))
@@ -234,31 +286,30 @@ def _owner(subject: str) -> str | None:
     return subject.split(":", 1)[1] if subject.startswith("owner:") else None
 
 
-def _session_scope(query: ReportQuery, run_ids: list[int] | None) -> list:
+def _session_scope(query: ReportQuery, s, p) -> list:
+    """The filters on sessions, on `s` (sessions) and `p` (their players) as read."""
     where: list[ColumnElement[bool]] = []
-    if run_ids is not None:
-        where.append(SESSIONS.c.run_id.in_(run_ids))
     if query.game:
-        where.append(SESSIONS.c.game == query.game)
+        where.append(s.c.game == query.game)
     if query.platform:
-        where.append(SESSIONS.c.platform == query.platform)
+        where.append(s.c.platform == query.platform)
     if query.since:
-        where.append(SESSIONS.c.day >= query.since)
+        where.append(s.c.day >= query.since)
     if query.until:
-        where.append(SESSIONS.c.day <= query.until)
+        where.append(s.c.day <= query.until)
     if query.jurisdictions:
-        other = PLAYERS.alias("somebody")
+        other = p.alias("somebody")
         somebody_there = (
             select(other.c.player_id)
             .where(
-                other.c.platform == SESSIONS.c.platform,
-                other.c.session_id == SESSIONS.c.session_id,
+                other.c.platform == s.c.platform,
+                other.c.session_id == s.c.session_id,
                 other.c.jurisdiction.in_(query.jurisdictions),
             )
-            .correlate(SESSIONS)
+            .correlate(s)
             .exists()
         )
-        where.append(or_(SESSIONS.c.jurisdiction.in_(query.jurisdictions), somebody_there))
+        where.append(or_(s.c.jurisdiction.in_(query.jurisdictions), somebody_there))
     return where
 
 

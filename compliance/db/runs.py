@@ -7,16 +7,20 @@ from datetime import UTC, date, datetime
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, literal, select, update
 
 from compliance.db import bulk
 from compliance.db.finding_rows import LineIds
 from compliance.db.models import (
+    HISTORY_PLAYER_COLUMNS,
+    HISTORY_SESSION_COLUMNS,
     AuditRunRow,
     FindingLineRow,
     FindingRow,
+    PlayerHistoryRow,
     PlayerMetricsRow,
     RejectRow,
+    SessionHistoryRow,
     SessionRow,
     table_of,
 )
@@ -39,6 +43,8 @@ FINDINGS = table_of(FindingRow)
 LINES = table_of(FindingLineRow)
 REJECTS = table_of(RejectRow)
 RUNS = table_of(AuditRunRow)
+SESSION_HISTORY = table_of(SessionHistoryRow)
+PLAYER_HISTORY = table_of(PlayerHistoryRow)
 
 
 class RunFiles:
@@ -164,13 +170,60 @@ class SqlRunsRepository:
                         replaced.append(sid)
                 if not replaced:
                     continue
-                for table in (FINDINGS, PLAYERS, SESSIONS):
+                self._keep_history(run_id, platform, replaced)
+                self.conn.execute(
+                    delete(FINDINGS).where(
+                        FINDINGS.c.run_id == run_id,
+                        FINDINGS.c.platform == platform,
+                        FINDINGS.c.session_id.in_(replaced),
+                    )
+                )
+                for table in (PLAYERS, SESSIONS):
                     self.conn.execute(
                         delete(table).where(
                             table.c.platform == platform, table.c.session_id.in_(replaced)
                         )
                     )
         return [s for batch in by_platform.values() for s in batch.values()], met_before
+
+    def _keep_history(self, run_id: int, platform: str, ids: list[str]) -> None:
+        """审计历史: what earlier runs stored of these sessions, kept as those runs' history
+        before this run replaces it (their findings stay where they are)."""
+        earlier = and_(
+            SESSIONS.c.platform == platform,
+            SESSIONS.c.session_id.in_(ids),
+            SESSIONS.c.run_id != run_id,
+        )
+        keys = ("run_id", "platform", "session_id")
+        self.conn.execute(
+            insert(SESSION_HISTORY).from_select(
+                [*keys, "replaced_by", *HISTORY_SESSION_COLUMNS],
+                select(
+                    *(SESSIONS.c[k] for k in keys),
+                    literal(run_id),
+                    *(SESSIONS.c[k] for k in HISTORY_SESSION_COLUMNS),
+                ).where(earlier),
+            )
+        )
+        self.conn.execute(
+            insert(PLAYER_HISTORY).from_select(
+                [*keys, *HISTORY_PLAYER_COLUMNS],
+                select(
+                    SESSIONS.c.run_id,
+                    PLAYERS.c.platform,
+                    PLAYERS.c.session_id,
+                    *(PLAYERS.c[k] for k in HISTORY_PLAYER_COLUMNS),
+                )
+                .join(
+                    SESSIONS,
+                    and_(
+                        SESSIONS.c.platform == PLAYERS.c.platform,
+                        SESSIONS.c.session_id == PLAYERS.c.session_id,
+                    ),
+                )
+                .where(earlier),
+            )
+        )
 
     def _placer(self, run_id: int):
         """(file, line) → where that line comes in the run's input, files in the run's order."""
@@ -216,9 +269,16 @@ class SqlRunsRepository:
         """
         exempted: dict[tuple[str, str], set[str]] = {}
         for f in self.conn.execute(
-            select(FINDINGS.c.platform, FINDINGS.c.session_id, FINDINGS.c.payload).where(
-                FINDINGS.c.tier == "exempt"
+            select(FINDINGS.c.platform, FINDINGS.c.session_id, FINDINGS.c.payload)
+            .join(
+                SESSIONS,
+                and_(
+                    SESSIONS.c.platform == FINDINGS.c.platform,
+                    SESSIONS.c.session_id == FINDINGS.c.session_id,
+                    SESSIONS.c.run_id == FINDINGS.c.run_id,
+                ),
             )
+            .where(FINDINGS.c.tier == "exempt")
         ).mappings():
             ids = {str(e).split(":", 1)[0] for e in (f["payload"] or {}).get("exemptions") or ()}
             exempted.setdefault((f["platform"], f["session_id"]), set()).update(ids)

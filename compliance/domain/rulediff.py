@@ -18,6 +18,7 @@ from typing import Any
 
 from compliance.domain.rulecheck import in_force
 from compliance.domain.rules import Clause, Comparison, Condition, RuleBook
+from compliance.domain.ruleset import Resolver
 
 COMPOSITE_KEYS = {"wages": ("city", "year"), "multipliers": ("jurisdiction", "game_class")}
 IGNORED = {"seq"}
@@ -31,10 +32,12 @@ class Change:
     table: str
     key: str
     fields: tuple[tuple[str, str, str], ...] = ()
+    inherited_from: str | None = None  # the jurisdiction above whose row this is
 
     def lines(self) -> list[str]:
         sign = {"added": "+", "removed": "-", "changed": "~"}[self.kind]
-        out = [f"{sign} {self.table} {self.key}"]
+        via = f"  (inherited from {self.inherited_from})" if self.inherited_from else ""
+        out = [f"{sign} {self.table} {self.key}{via}"]
         if self.kind == "added":
             out += [f"    {name}: {after or '—'}" for name, _, after in self.fields]
         else:
@@ -49,6 +52,7 @@ class Change:
             "kind": self.kind,
             "table": self.table,
             "key": self.key,
+            "inherited_from": self.inherited_from,
             "fields": [{"field": n, "before": b, "after": a} for n, b, a in self.fields],
         }
 
@@ -129,25 +133,39 @@ def _jurisdiction_of(book: RuleBook, table: str, row: dict[str, str]) -> str | N
     return row.get("city")
 
 
+def inherited(book: RuleBook, code: str) -> tuple[str, ...]:
+    """The jurisdiction and those above it whose rows apply there (湖南 → 000000)."""
+    if code not in book.jurisdictions:
+        return (code,)
+    return tuple(j.code for j in Resolver(book).chain(book.jurisdictions[code]))
+
+
 def diff_books(old: RuleBook, new: RuleBook, jurisdiction: str | None = None) -> list[Change]:
-    """Rows added, removed and changed from `old` to `new`, optionally of one jurisdiction."""
+    """Rows added, removed and changed from `old` to `new`; of one jurisdiction, its own rows
+    and those it inherits (the province's, the nation's), each marked with where it is from."""
     before, after = rows_of(old), rows_of(new)
+    chain: tuple[str, ...] = ()
+    if jurisdiction is not None:
+        chain = tuple(dict.fromkeys([*inherited(old, jurisdiction), *inherited(new, jurisdiction)]))
     changes: list[Change] = []
     for table in before:
         a, b = before[table], after.get(table, {})
         for key in sorted(a.keys() | b.keys()):
             ra, rb = a.get(key), b.get(key)
+            via = None
             if jurisdiction is not None:
                 # a key missing from one side is in the other
                 book, row = (new, rb) if rb is not None else (old, a[key])
-                if _jurisdiction_of(book, table, row) != jurisdiction:
+                owner = _jurisdiction_of(book, table, row)
+                if owner not in chain or (table == "jurisdictions" and owner != jurisdiction):
                     continue
+                via = owner if owner != jurisdiction else None
             if ra is None:
-                changes.append(Change("added", table, key, _fields({}, b[key])))
+                changes.append(Change("added", table, key, _fields({}, b[key]), via))
             elif rb is None:
-                changes.append(Change("removed", table, key))
+                changes.append(Change("removed", table, key, inherited_from=via))
             elif ra != rb:
-                changes.append(Change("changed", table, key, _fields(ra, rb)))
+                changes.append(Change("changed", table, key, _fields(ra, rb), via))
     return changes
 
 

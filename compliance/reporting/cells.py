@@ -9,6 +9,7 @@ neutralises text that a spreadsheet would run as a formula (OWASP: a leading `'`
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any
 
@@ -61,3 +62,43 @@ def printable(text: str, keep_newlines: bool = False) -> str:
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def display_width(text: str) -> int:
+    """终端宽度: columns a terminal gives `text`, East Asian wide and full-width characters
+    two each, combining marks none."""
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        for ch in text
+    )
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """`text` padded with spaces to `width` terminal columns (never cut)."""
+    gap = " " * max(0, width - display_width(text))
+    return gap + text if align == ">" else text + gap
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` columns, broken at spaces, or inside a word
+    (CJK has none) that alone is wider."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if display_width(candidate) <= width:
+            line = candidate
+            continue
+        if display_width(word) <= width:
+            lines.append(line)
+            line = word
+            continue
+        line = f"{line} " if line and display_width(line) < width else line
+        for ch in word:
+            if display_width(line + ch) > width:
+                lines.append(line.rstrip())
+                line = ""
+            line += ch
+    if line or not lines:
+        lines.append(line)
+    return lines

@@ -16,7 +16,8 @@ from markupsafe import Markup, escape
 
 from compliance.domain.tiers import TIER_CODES
 from compliance.reporting.labels import Labels
-from compliance.reporting.model import NEAR_BINS, Report
+from compliance.reporting.lines import NEAR_BINS
+from compliance.reporting.model import Report
 
 if TYPE_CHECKING:  # matplotlib is imported lazily, where a chart is drawn
     from matplotlib.typing import RcKeyType

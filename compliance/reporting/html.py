@@ -12,6 +12,21 @@ from compliance.reporting.model import Report
 
 MAX_ROWS = 500
 MAX_NEAR = 25
+SERIOUS_TIERS = ("criminal_serious", "criminal", "administrative_very_serious")
+SECTIONS = (
+    ("headline", "headline"),
+    ("summary", "summary"),
+    ("serious", "serious"),
+    ("integrity", "integrity_list"),
+    ("by_place", "by_place"),
+    ("distribution", "distribution"),
+    ("near_misses", "near_misses"),
+    ("exposure", "exposure"),
+    ("over_time", "over_time"),
+    ("mismatches", "mismatches"),
+    ("findings", "table"),
+    ("rules", "rules_cited"),
+)
 
 _env = Environment(
     loader=PackageLoader("compliance.reporting", "templates"),
@@ -43,6 +58,13 @@ def render_html(report: Report, lang: str = "zh", cjk_family: str | None | bool 
         near=[describe(f, labels) for f in report.near_misses[:MAX_NEAR]],
         tier_rows=[(code, report.tiers.get(code, 0)) for code in charts.ORDER[:-2]],
         filters={k: v for k, v in report.query.describe().items() if v not in (None, [])},
+        h=report.headline,
+        sections=[
+            (key, labels(label)) for key, label in SECTIONS if key != "rules" or report.rules
+        ],
+        serious=[describe(f, labels) for f in report.serious],
+        serious_total=sum(report.tiers.get(c, 0) for c in SERIOUS_TIERS),
+        integrity=[describe_integrity(f, labels) for f in report.integrity],
     )
 
 
@@ -62,13 +84,14 @@ def describe(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
             figure += f"; exempt ({', '.join(f['exemptions'])}), would be {f.get('would_be')}"
     elif kind == "integrity":
         result, css = labels.check(f["check"]), "integrity"
-        figure = f"round {f['round']}: {f['detail']}"
+        figure = round_detail(f)
     else:
         result, css = labels("indeterminate"), "indeterminate"
         figure = f"missing {f['missing']}: {f['reason']}"
     session = f["session_id"]
     if session is None and f.get("window_start"):
-        session = f"{f['window_start']} – {f['window_end']} ({f.get('session_count')} sessions)"
+        count = f.get("session_count")
+        session = f"{f['window_start']} – {f['window_end']} ({sessions_n(count)})"
     subject = f["subject"]
     if f.get("name"):
         subject = f"{f['name']} ({subject})"
@@ -90,9 +113,45 @@ def describe(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
         "disputed": f.get("dispute_note") or ("disputed" if f.get("disputed") else ""),
         "next_tier": labels.tier(f.get("next_tier")),
         "margin": _num(f.get("margin_to_next")),
+        "margin_on": (
+            f"{f['next_metric']} {_num(f.get('next_boundary'))}" if f.get("next_metric") else ""
+        ),
         "share": f"{100 * f['margin_share']:.1f}%" if "margin_share" in f else "",
         "room": f.get("room_id") or "",
         "owner": f.get("owner_id") or "",
+    }
+
+
+def sessions_n(count: Any) -> str:
+    return f"{count} session" if count == 1 else f"{count} sessions"
+
+
+def round_detail(f: dict[str, Any]) -> str:
+    """`round 9: …`, once, though an engine's detail may already start so."""
+    detail, prefix = f.get("detail") or "", f"round {f.get('round')}:"
+    return detail if detail.startswith(prefix) else f"{prefix} {detail}"
+
+
+def describe_integrity(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
+    """An integrity finding as its round and, per player, what was claimed against what the
+    rules give (recomputed)."""
+    claimed, expected = f.get("claimed") or {}, f.get("expected") or {}
+    per_player = [
+        (who, _num(claimed.get(who)), _num(expected.get(who)))
+        for who in dict.fromkeys([*claimed, *expected])
+    ]
+    return {
+        "session": f"{f['platform']}/{f['session_id']}",
+        "room": f.get("room_id") or "",
+        "owner": f.get("owner_id") or "",
+        "day": f.get("day", ""),
+        "game": labels.game(f.get("game", "")),
+        "round": f.get("round"),
+        "check": labels.check(f["check"]),
+        "players": per_player,
+        "named": ", ".join(f.get("players") or ()) if not per_player else "",
+        "detail": f.get("detail") or "",
+        "place": f.get("jurisdiction") or "-",
     }
 
 
@@ -100,4 +159,6 @@ def _num(value: Any) -> str:
     if value is None:
         return ""
     number = float(value)
-    return f"{number:,.0f}" if number == int(number) else f"{number:,.2f}"
+    if number == int(number):
+        return f"{number:,.0f}"
+    return f"{number:,.2f}" if abs(number) >= 1 else f"{number:.4f}".rstrip("0")

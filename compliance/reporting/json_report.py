@@ -32,6 +32,8 @@ def as_dict(report: Report) -> dict[str, Any]:
             }
             for r in report.runs
         ],
+        "reaudited": {str(run): n for run, n in report.reaudited.items()},
+        "headline": report.headline.as_dict(),
         "summary": {
             "sessions": report.sessions,
             "rejects": report.rejects,
@@ -51,6 +53,8 @@ def as_dict(report: Report) -> dict[str, Any]:
                     "jurisdiction",
                     "tier",
                     "next_tier",
+                    "next_metric",
+                    "next_boundary",
                     "margin_to_next",
                     "margin_share",
                 )

@@ -29,6 +29,11 @@ TEXT: dict[str, tuple[str, str]] = {
         "before it stopped.",
     ),
     "filters": ("筛选条件", "filters"),
+    "reaudited": (
+        "本报告的部分场次之后已被重新审计: 批次 {runs} (括号内为场次数); 此处为本批次当时的结论。",
+        "Sessions of this report have since been re-audited, by run {runs} (sessions in "
+        "brackets); this shows what this run found then.",
+    ),
     "generated": ("生成时间", "generated"),
     "findings": ("结论", "findings"),
     "by_tier": ("按档次的结论", "findings by tier"),
@@ -65,6 +70,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "day": ("日期", "date"),
     "next_tier": ("下一档", "next tier"),
     "margin": ("差额", "margin"),
+    "margin_on": ("差额所量的指标与界线", "margin measured on (metric, line)"),
     "line_note": ("竖线: 各法域界线 (下限)", "vertical lines: each jurisdiction's lower bounds"),
     "none": ("无", "none"),
     "shown": (
@@ -80,6 +86,34 @@ TEXT: dict[str, tuple[str, str]] = {
     "threshold": ("档次", "threshold"),
     "sessions_n": ("场次数", "sessions"),
     "top_tier": ("最高档次", "highest tier"),
+    "headline": ("要点", "At a glance"),
+    "contents": ("目录", "Contents"),
+    "at_criminal": ("刑事档", "at criminal lines"),
+    "at_very_serious": ("情节特别严重档", "at very serious lines"),
+    "subjects": (
+        "{player} 名玩家、{owner} 名房主、{platform} 个平台",
+        "{player} players, {owner} room owners, {platform} platforms",
+    ),
+    "in_places": ("所在法域", "in"),
+    "tampered": (
+        "{rounds} 个回合被篡改 ({findings} 条完整性问题)",
+        "{rounds} tampered rounds ({findings} integrity findings)",
+    ),
+    "rejects_line": ("{n} 行拒收", "{n} lines rejected"),
+    "indeterminate_line": ("{n} 条无法判定", "{n} indeterminate results"),
+    "penalised": ("达处罚档", "at a penalty tier"),
+    "below_exempt": ("未达标准 / 不予处罚", "below threshold / exempt"),
+    "serious": ("刑事与情节特别严重", "Criminal and very serious"),
+    "integrity_list": ("完整性问题: 被篡改的回合", "Integrity findings: tampered rounds"),
+    "round": ("回合", "round"),
+    "check": ("问题", "check"),
+    "claimed_recomputed": ("申报 / 重算", "claimed / recomputed"),
+    "detail": ("说明", "detail"),
+    "listed": (
+        "列出 {shown} 条，共 {total} 条; 完整列表见 CSV / JSON 导出。",
+        "{shown} of {total} listed; the CSV and JSON exports hold them all.",
+    ),
+    "rules_cited": ("规则与依据", "Rules cited"),
 }
 
 GAMES = {

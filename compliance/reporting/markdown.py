@@ -34,6 +34,7 @@ def render_markdown(report: Report, lang: str = "zh") -> str:
     out = [f"# {L('title')}", "", f"> **{L('not_advice')}**", ""]
     if report.unfinished:
         out += [f"> {L('unfinished', ids=report.unfinished)}", ""]
+    out += headline(report, L)
     out += [f"## {L('summary')}", ""]
     out += [
         f"- {L('sessions')}: {report.sessions}",
@@ -71,6 +72,28 @@ def render_markdown(report: Report, lang: str = "zh") -> str:
         out.append("| " + " | ".join(cell(c) for c in cells) + " |")
     out += ["", f"{L('not_advice')} {L('disclaimer')}", ""]
     return "\n".join(out)
+
+
+def headline(report: Report, L: Labels) -> list[str]:
+    """要点: who is at criminal and very serious lines and where; tampered rounds, rejects."""
+    h = report.headline
+    out = [f"## {L('headline')}", ""]
+    for key, counts, places in (
+        ("at_criminal", h.criminal, h.criminal_places),
+        ("at_very_serious", h.very_serious, h.very_serious_places),
+    ):
+        where = ", ".join(L.place(code, report.places) for code in places)
+        out.append(
+            f"- **{L(key)}**: {L('subjects', **counts)}"
+            + (f"; {L('in_places')} {cell(where)}" if where else "")
+        )
+    out += [
+        f"- {L('tampered', rounds=h.tampered_rounds, findings=h.integrity)}",
+        f"- {L('rejects_line', n=h.rejects)}",
+        f"- {L('indeterminate_line', n=h.indeterminate)}",
+        "",
+    ]
+    return out
 
 
 def _rank(item) -> int:

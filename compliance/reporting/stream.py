@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 from typing import IO, Any
 
 from compliance.domain.findings import Finding
 from compliance.reporting.cells import CsvWriter as SafeCsvWriter
-from compliance.reporting.cells import printable
+from compliance.reporting.cells import pad, printable, wrap
 
 CSV_COLUMNS = (
     "kind",
@@ -55,14 +56,46 @@ class CsvWriter:
         pass
 
 
-class TableWriter:
-    """One line per finding worth a person's attention; quiet results are counted."""
+SHORT_TIERS = {
+    "exempt": "不予处罚 exempt",
+    "below_threshold": "未达标准 below",
+    "administrative": "赌资较大 admin",
+    "administrative_serious": "情节严重 serious",
+    "administrative_very_serious": "情节特别严重 v.serious",
+    "criminal": "刑事 criminal",
+    "criminal_serious": "刑事情节严重 crim.serious",
+}
+CHECKS = {
+    "settlement_mismatch": "结算不符",
+    "illegal_action": "违规操作",
+    "wrong_banker": "庄家错误",
+    "impossible_deal": "不可能的牌",
+    "negative_chips": "筹码为负",
+}
+COLUMNS = (
+    ("KIND", 13, "<"),
+    ("SESSION", 15, "<"),
+    ("SUBJECT", 16, "<"),
+    ("WHERE", 6, "<"),
+    ("RESULT", 28, "<"),
+    ("MARGIN", 9, ">"),
+    ("CONF", 4, "<"),
+)
+MIN_DETAIL = 30
 
-    def __init__(self, out: IO[str], show_all: bool = False):
+
+class TableWriter:
+    """One line per finding worth a person's attention; quiet results are counted. Columns
+    are measured in terminal columns (CJK two each); DETAIL wraps within its own column."""
+
+    def __init__(self, out: IO[str], show_all: bool = False, width: int | None = None):
         self.out = out
         self.show_all = show_all
         self.hidden = 0
         self.rows = 0
+        total = width or shutil.get_terminal_size((160, 24)).columns
+        self.indent = sum(w + 1 for _, w, _ in COLUMNS)
+        self.detail = max(MIN_DETAIL, total - self.indent)
 
     def write(self, finding: Finding) -> None:
         if not self.show_all and getattr(finding, "tier", None) in HIDDEN_TIERS:
@@ -70,15 +103,25 @@ class TableWriter:
             return
         row = finding.to_dict()
         if self.rows == 0:
-            self.out.write(
-                f"{'KIND':<13} {'SESSION':<14} {'SUBJECT':<16} {'WHERE':<7} {'RESULT':<27} DETAIL\n"
-            )
+            self.out.write(self._line([name for name, _, _ in COLUMNS], "DETAIL") + "\n")
         self.rows += 1
-        line = (
-            f"{row['kind']:<13} {row['session_id'] or '-':<14} {row['subject']:<16} "
-            f"{row['jurisdiction'] or '-':<7} {_result(row):<27} {_detail(row)}"
-        )
-        self.out.write(printable(line) + "\n")
+        cells = [
+            row["kind"],
+            row["session_id"] or "-",
+            row["subject"],
+            row["jurisdiction"] or "-",
+            _result(row),
+            _margin(row),
+            row.get("confidence") or "-",
+        ]
+        lines = wrap(printable(_detail(row)), self.detail)
+        self.out.write(self._line([printable(c) for c in cells], lines[0]) + "\n")
+        for more in lines[1:]:
+            self.out.write(" " * self.indent + more + "\n")
+
+    def _line(self, cells: list[str], detail: str) -> str:
+        padded = [pad(c, w, a) for c, (_, w, a) in zip(cells, COLUMNS, strict=True)]
+        return " ".join([*padded, detail]).rstrip()
 
     def close(self) -> None:
         if self.hidden:
@@ -91,15 +134,24 @@ class TableWriter:
 
 def _result(row: dict[str, Any]) -> str:
     if row["kind"] == "threshold":
-        return row["tier"]
+        return SHORT_TIERS.get(row["tier"], row["tier"])
     if row["kind"] == "integrity":
-        return row["check"]
-    return f"missing {row['missing']}"
+        return f"{CHECKS.get(row['check'], '')} {row['check']}".strip()
+    return f"无法判定 missing {row['missing']}"
+
+
+def _margin(row: dict[str, Any]) -> str:
+    margin = row.get("margin")
+    if row["kind"] != "threshold" or margin is None:
+        return "-"
+    number = float(margin)
+    return f"{number:,.0f}" if number == int(number) else f"{number:,.2f}"
 
 
 def _detail(row: dict[str, Any]) -> str:
     if row["kind"] == "integrity":
-        return f"round {row['round']}: {row['detail']}"
+        detail, prefix = row["detail"], f"round {row['round']}:"
+        return detail if detail.startswith(prefix) else f"{prefix} {detail}"
     if row["kind"] == "indeterminate":
         return row["reason"]
     parts = []

@@ -19,7 +19,7 @@ from compliance.domain.ledger import Ledger
 from compliance.domain.rules import RuleBook
 from compliance.domain.windows import WindowFigures
 from compliance.logs.reader import Reject
-from compliance.reporting.model import ReportQuery, ReportSource
+from compliance.reporting.facts import ReportQuery, ReportSource
 
 StoredRow = dict[str, Any]
 

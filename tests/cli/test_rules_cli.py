@@ -210,6 +210,7 @@ def test_import_then_verify_then_an_edit_behind_the_tools_back(run, sqlite_url, 
         "threshold_bands hn-2015-general-serious: changed outside the tool "
         "(tier: trail 'administrative_serious', database 'below_threshold')"
     )
+    assert result.stdout.splitlines()[-1].endswith(" rows: 1 problem")
 
 
 def test_export_writes_the_layout_of_data(run, tmp_path):
@@ -289,3 +290,20 @@ def test_a_seed_says_who_and_why_in_the_trail(run):
     assert run("db", "seed", "--reason", "first load", "--actor", "wang").exit_code == 0
     newest = run("rules", "history", "--limit", "1").stdout.splitlines()[1].split()
     assert (newest[2], newest[-2:]) == ("wang", ["first", "load"])
+
+
+def test_diff_of_a_province_shows_the_national_rows_it_inherits(run):
+    result = run("rules", "diff", "2025-12-31", "2026-01-01", "--jurisdiction", "hunan")
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "- instruments zhian-2005  (inherited from 000000)\n"
+        "+ instruments zhian-2025  (inherited from 000000)\n"
+        "    title: 中华人民共和国治安管理处罚法（2025年6月27日修订）\n"
+        "- penalties zhian-2005-general  (inherited from 000000)\n"
+        "- penalties zhian-2005-serious  (inherited from 000000)\n"
+        "+ penalties zhian-2025-general  (inherited from 000000)\n"
+        "+ penalties zhian-2025-serious  (inherited from 000000)\n"
+        "- aggravations zhian-2005-repeat  (inherited from 000000)\n"
+        "+ aggravations zhian-2025-repeat  (inherited from 000000)\n"
+        "4 added, 4 removed, 0 changed\n"
+    )

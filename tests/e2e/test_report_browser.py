@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,81 @@ def test_a_screenshot_of_the_report_is_saved(chromium, page):
     assert shot.returncode == 0, shot.stderr[-2000:]
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert target.stat().st_size > 50_000
+
+
+@pytest.fixture(scope="module")
+def demo_page(tmp_path_factory):
+    from compliance.service_layer.bootstrap import unit_of_work_factory
+    from compliance.service_layer.demo import run_demo
+
+    folder = tmp_path_factory.mktemp("demo")
+    uows = unit_of_work_factory(f"sqlite:///{folder / 'demo.db'}")
+    shown = run_demo(uows, 120, 2026, str(folder / "demo.jsonl"), folder / "report.html")
+    uows.engine.dispose()
+    return shown
+
+
+def section(dom: str, ident: str, tag: str = "table") -> str:
+    found = re.search(rf'<{tag}[^>]* id="{ident}"[^>]*>(.*?)</{tag}>', dom, re.S)
+    assert found, f"{ident} missing"
+    return found.group(1)
+
+
+def test_the_demo_report_lists_every_tampered_round_in_its_integrity_section(chromium, demo_page):
+    dom = open_page(chromium, demo_page.report_path, "--dump-dom").stdout
+    rows = re.findall(r"<tr class=\"integrity\">(.*?)</tr>", section(dom, "integrity-table"), re.S)
+    listed = set()
+    for row in rows:
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        session = re.sub(r"<br>.*", "", cells[0], flags=re.S).split("/", 1)[1]
+        listed.add((session, int(cells[3])))
+    assert demo_page.log.anomalies
+    assert {(s, r) for s, r, _ in demo_page.log.anomalies} <= listed
+    assert len(rows) == sum(demo_page.tally.integrity.values())
+    assert re.search(r"\d+ / -?\d+", section(dom, "integrity-table"))  # claimed / recomputed
+
+
+def test_the_report_opens_with_the_headline_then_contents_above_any_chart(chromium, demo_page):
+    dom = open_page(chromium, demo_page.report_path, "--dump-dom").stdout
+    headline, contents, chart = (dom.index(s) for s in ('id="headline"', 'id="contents"', "<svg"))
+    assert headline < contents < chart
+    tampered = len({(s, r) for s, r, _ in demo_page.tally.found})
+    assert f"{tampered} tampered rounds" in section(dom, "headline", "section")
+    criminal = re.sub(r"<[^>]+>", "", section(dom, "h-criminal", "li"))
+    assert re.search(r"\d+ players, \d+ room owners, \d+ platforms; 所在法域 in ", criminal)
+    links = re.findall(r'<a href="#([^"]+)"', section(dom, "contents", "nav"))
+    headings = re.findall(r'<h2 id="([^"]+)"', dom) + ["headline"]
+    assert sorted(links) == sorted(set(headings))
+
+
+def test_the_threshold_card_counts_only_findings_at_a_penalty_tier(chromium, demo_page):
+    dom = open_page(chromium, demo_page.report_path, "--dump-dom").stdout
+    by_tier = Counter()
+    for (_, tier), n in demo_page.tally.by_place.items():
+        by_tier[tier] += n
+    for (_, tier), n in demo_page.tally.organisers.items():
+        by_tier[tier] += n
+    at_penalty = sum(
+        by_tier[t] for t in by_tier if t not in {"exempt", "below_threshold", "indeterminate"}
+    )
+    assert re.search(rf'id="penalised">{at_penalty}<', dom)
+    assert re.search(rf'id="below-exempt">{by_tier["below_threshold"]} / {by_tier["exempt"]}<', dom)
+
+
+def test_criminal_and_very_serious_findings_are_listed_in_their_own_section(chromium, demo_page):
+    dom = open_page(chromium, demo_page.report_path, "--dump-dom").stdout
+    table = section(dom, "serious-table")
+    serious = sum(
+        n
+        for (_, tier), n in [*demo_page.tally.by_place.items(), *demo_page.tally.organisers.items()]
+        if tier in {"criminal_serious", "criminal", "administrative_very_serious"}
+    )
+    assert serious > 0
+    assert (
+        len(
+            re.findall(
+                r"<tr class=\"(criminal|criminal_serious|administrative_very_serious)\"", table
+            )
+        )
+        == serious
+    )

@@ -71,10 +71,14 @@ def test_auditing_the_same_file_twice_keeps_one_result_per_session(any_db_url):
     assert sessions == first.sessions == 8
     assert count(engine, SessionRow) == sessions
     assert count(engine, PlayerMetricsRow) == players
-    assert count(engine, FindingRow) == findings
+    assert count(engine, FindingRow) == 2 * findings  # each run's findings stay (DESIGN §7)
     with engine.connect() as conn:
         runs = set(conn.execute(select(SessionRow.run_id)).scalars())
+        by_run = dict(
+            conn.execute(select(FindingRow.run_id, func.count()).group_by(FindingRow.run_id)).all()
+        )
     assert runs == {second.run_id}
+    assert by_run == {first.run_id: findings, second.run_id: findings}
 
 
 def test_rejects_are_stored_with_their_run(any_db_url):

@@ -131,11 +131,7 @@ def test_a_date_range_reads_sessions_of_every_run(engine, full_report):
     report = report_service.make_report(SqlUnitOfWork(engine), query, run=None)
     assert report.findings
     assert all(since <= f["day"] <= until for f in report.findings if f["session_id"])
-    assert all(
-        f["window_start"] <= until and f["window_end"] >= since
-        for f in report.findings
-        if not f["session_id"]
-    )
+    assert all(since <= f["day"] <= until for f in report.findings if not f["session_id"])
     assert report.query.run is None
     assert [r.id for r in report.runs] == [1]
 
@@ -214,3 +210,59 @@ def test_a_run_stopped_part_way_keeps_what_it_stored_and_every_report_says_so(tm
     assert 'id="unfinished"' in render_html(report, "en", cjk_family=None)
     assert [r["finished"] for r in json.loads(render_json(report))["runs"]] == [False]
     engine.dispose()
+
+
+def test_a_date_range_leaves_out_window_findings_dated_outside_it(any_db_url, tmp_path):
+    engine = audited_database(tmp_path, sessions=40, url=any_db_url)
+    try:
+        everything = report_service.make_report(SqlUnitOfWork(engine), ReportQuery())
+        ends = sorted({f["window_end"] for f in everything.export() if not f["session_id"]})
+        since, until = date.fromisoformat(ends[0]), date.fromisoformat(ends[len(ends) // 2])
+        query = ReportQuery(since=since, until=until)
+        report = report_service.make_report(SqlUnitOfWork(engine), query, run=None)
+        windows = [f for f in report.export() if not f["session_id"]]
+    finally:
+        engine.dispose()
+    assert len(ends) > 2
+    assert windows
+    assert all(since.isoformat() <= f["window_end"] <= until.isoformat() for f in windows)
+    assert all(since.isoformat() <= f["day"] <= until.isoformat() for f in report.findings)
+
+
+def test_an_older_runs_report_keeps_what_it_found_after_a_re_audit(any_db_url, tmp_path):
+    from compliance.service_layer import audit as services
+
+    engine = audited_database(tmp_path, sessions=30, url=any_db_url)
+    try:
+        first = report_service.make_report(SqlUnitOfWork(engine), ReportQuery(), run=1)
+        before = json.loads(render_json(first))
+        log = tmp_path / "sessions.jsonl"
+        lines = log.read_text(encoding="utf-8").splitlines()
+        (tmp_path / "again.jsonl").write_text("\n".join(lines[:10]) + "\n", encoding="utf-8")
+        services.audit(
+            SqlUnitOfWork(engine), [str(tmp_path / "again.jsonl")], services.AuditOptions()
+        )
+        again = report_service.make_report(SqlUnitOfWork(engine), ReportQuery(), run=1)
+        after = json.loads(render_json(again))
+        second = report_service.make_report(SqlUnitOfWork(engine), ReportQuery(), run=2)
+        current = report_service.make_report(
+            SqlUnitOfWork(engine), ReportQuery(since=date(2000, 1, 1)), run=None
+        )
+        html_again = render_html(again, cjk_family=None)
+    finally:
+        engine.dispose()
+    session_findings = [_key(f) for f in before["findings"] if f["session_id"]]
+    assert session_findings
+    assert [_key(f) for f in after["findings"] if f["session_id"]] == session_findings
+    assert after["summary"] == before["summary"]
+    assert (again.sessions, again.players) == (first.sessions, first.players)
+    assert again.reaudited == {2: 10}
+    assert after["reaudited"] == {"2": 10}
+    assert 'id="reaudited"' in html_again and "#2 (10)" in html_again
+    assert second.sessions == 10
+    assert {f["session_id"] for f in second.findings if f["session_id"]} <= {
+        json.loads(line)["session_id"] for line in lines[:10]
+    }
+    assert current.sessions == 30  # the current state counts each session once
+    stored = current.total - sum(1 for f in current.export() if not f["session_id"])
+    assert stored == sum(1 for f in before["findings"] if f["session_id"])

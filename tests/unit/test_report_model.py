@@ -202,10 +202,10 @@ def test_labels_without_a_cjk_font_are_english_only():
 
 
 def test_a_long_report_keeps_the_most_severe_to_show_and_exports_them_all(monkeypatch):
-    from compliance.reporting import model
+    from compliance.reporting import model, tally
 
     monkeypatch.setattr(model, "SHOWN", 5)
-    monkeypatch.setattr(model, "NEAR_KEPT", 2)
+    monkeypatch.setattr(tally, "NEAR_KEPT", 2)
     found = [
         threshold(
             f"s{i}",
@@ -240,3 +240,62 @@ def test_a_long_report_keeps_the_most_severe_to_show_and_exports_them_all(monkey
     answer = json.loads(render_json(report))
     assert (answer["near_misses_total"], len(answer["near_misses"])) == (40, 2)
     assert len(answer["findings"]) == 41
+
+
+def test_the_headline_counts_each_subject_once_at_its_worst_tier_and_rounds_once():
+    owner = dict(threshold(None, "x", "criminal", where="420000"), subject="owner:o1", player=None)
+    found = [
+        threshold("s1", "u1", "administrative_very_serious"),
+        threshold("s2", "u1", "criminal"),
+        threshold("s1", "u2", "administrative_very_serious"),
+        owner,
+        threshold("s1", "u3", "below_threshold"),
+        threshold("s1", "u4", "exempt"),
+        threshold("s1", "u5", "administrative"),
+        integrity("s1"),
+        integrity("s1", check="illegal_action"),
+        integrity("s2"),
+    ]
+    h = build(source(found), ReportQuery(), NOW).headline
+    assert h.criminal == {"player": 1, "owner": 1, "platform": 0}
+    assert h.very_serious == {"player": 1, "owner": 0, "platform": 0}
+    assert (h.criminal_places, h.very_serious_places) == (("420000", "430000"), ("430000",))
+    assert (h.tampered_rounds, h.integrity, h.rejects) == (2, 3, 2)
+    assert (h.penalised, h.below, h.exempt) == (5, 1, 1)
+
+
+def test_every_integrity_and_serious_finding_is_listed_past_the_findings_table(monkeypatch):
+    from compliance.reporting import model
+
+    monkeypatch.setattr(model, "SHOWN", 2)
+    found = [threshold(f"s{i}", "u1", "administrative", value=i) for i in range(10)]
+    found += [integrity(f"s{i}") for i in range(4)]
+    found += [threshold("s1", "u2", "criminal")]
+    report = build(source(found), ReportQuery(), NOW)
+    assert len(report.findings) == 2
+    assert [f["session_id"] for f in report.integrity] == ["s0", "s1", "s2", "s3"]
+    assert [f["tier"] for f in report.serious] == ["criminal"]
+
+
+def test_a_near_miss_names_the_metric_and_line_its_margin_is_measured_on():
+    from compliance.reporting.html import render_html
+
+    near = dict(
+        threshold("s1", "u1", "administrative", value=25, next_tier="administrative_serious"),
+        metric="single_stake",
+        boundary="single_stake ≥ 20 and ≤ 50",
+        next_metric="session_win_loss",
+        next_boundary=5000,
+        margin_to_next=225,
+    )
+    report = build(source([near]), ReportQuery(), NOW)
+    table = render_html(report, cjk_family=None).split('<table id="near-table">')[1]
+    row = table.split("</table>")[0].split('<tr class="administrative">')[1]
+    assert "single_stake = 25 (single_stake ≥ 20 and ≤ 50)" in row
+    assert '<td class="margin-on">session_win_loss 5,000</td><td class="num">225</td>' in row
+    listed = json.loads(render_json(report))["near_misses"][0]
+    assert (listed["next_metric"], listed["next_boundary"], listed["margin_to_next"]) == (
+        "session_win_loss",
+        5000,
+        225,
+    )
