@@ -142,3 +142,21 @@ def test_an_exempt_finding_carries_no_penalty_but_the_one_it_escaped(classifier)
     assert (f.penalty, f.statutory_penalty) == (None, None)
     assert f.escaped_penalty and f.escaped_statutory_penalty
     assert f.escaped_statutory_penalty.startswith("情节严重的")
+
+
+@pytest.mark.parametrize(
+    ("written", "judged"),
+    [(None, "online"), ("unknown", "online"), ("private_home", "private_home")],
+    ids=["absent", "unknown", "private_home"],
+)
+def test_a_sessions_venue_is_as_logged_or_the_runs_default(written, judged):
+    from compliance.logs.schema import session_schema
+    from compliance.service_layer.judging import venue_of as session_venue
+    from tests.builders import session_of
+
+    s = session_of("douniu", [], ["a", "b"])
+    s.venue = written
+    assert session_venue(s, "online") == judged
+    assert session_venue(s, "vehicle") == (judged if written == "private_home" else "vehicle")
+    props = session_schema()["$defs"]["Session"]["properties"]
+    assert props["venue"]["default"] is None
