@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from compliance.domain.rules import Band, Comparison
+from compliance.domain.rules import Band, Comparison, Exemption
 from compliance.domain.ruleset import Ruleset
 from compliance.domain.tiers import Tier
 
@@ -85,11 +85,7 @@ def profit_purpose(rake: Decimal, fixed_fee: Decimal, rules: Ruleset) -> Purpose
     fee = f"only fixed room fees of {fixed_fee} yuan (owner.room_fee, fee_basis fixed)"
     art9 = [e for e in rules.exemptions if e.kind == "room_fee"]
     if art9:
-        grounds = "; ".join(
-            f"{e.id}: {e.text} ({_title(rules, e.instrument)} {e.article}; applied, "
-            f"confidence {e.confidence})"
-            for e in art9
-        )
+        grounds = "; ".join(f"{e.id}: {e.text} ({_applied(rules, e)})" for e in art9)
         return Purpose(False, f"以营利为目的 not shown: {fee}; {grounds}")
     reading = next(
         (i for i in rules.instruments.values() if i.version_group == ROOM_FEE_READING), None
@@ -102,9 +98,10 @@ def profit_purpose(rake: Decimal, fixed_fee: Decimal, rules: Ruleset) -> Purpose
     return Purpose(True, f"以营利为目的: {fee}, read as profit under {why}")
 
 
-def _title(rules: Ruleset, instrument: str) -> str:
-    found = rules.instruments.get(instrument)
-    return found.title if found else instrument
+def _applied(rules: Ruleset, e: Exemption) -> str:
+    reading = rules.instruments.get(e.instrument)
+    under = f", reading {reading.id} confidence {reading.confidence}" if reading else ""
+    return f"2005 interpretation {e.article} applied: text confidence {e.confidence}{under}"
 
 
 def elements_of(

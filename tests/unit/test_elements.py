@@ -57,7 +57,10 @@ def test_an_owner_with_only_a_fixed_room_fee_is_not_criminal_on_headcount_under_
         "fees of 120 yuan (owner.room_fee, fee_basis fixed); interp-2005-room-fee: "
         "提供棋牌室等娱乐场所只收取正常的场所和服务费用的经营行为等，不以赌博论处"
     )
-    assert why.endswith("第九条; applied, confidence H)")
+    assert why.endswith(
+        "(2005 interpretation 第九条 applied: text confidence H, reading reading-art9-fixed-fee "
+        "confidence M)"
+    )
 
 
 def test_the_other_reading_of_art_9_makes_a_fixed_fee_show_profit(rule_book):
