@@ -17,6 +17,7 @@ from compliance.domain.rules import (
     AGGRAVATION_KINDS,
     CONFIDENCE,
     SUBJECTS,
+    VENUES,
     Aggravation,
     Band,
     Exemption,
@@ -184,6 +185,7 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
                 seq=seq,
                 offence=row.get("offence"),
                 window=_window(row, where),
+                venues=_venues(row, where),
             )
         )
     for row in doc.get("penalty", []):
@@ -287,3 +289,10 @@ def _window(row: dict, where: str) -> str | None:
             f'{where}: window must be "N months", "N years" or "cumulative", not {window!r}'
         )
     return window
+
+
+def _venues(row: dict, where: str) -> frozenset[str]:
+    venues = row.get("venues", [])
+    if not isinstance(venues, list) or any(v not in VENUES for v in venues):
+        raise RulesError(f"{where}: venues must be a list of {', '.join(VENUES)}, not {venues!r}")
+    return frozenset(venues)

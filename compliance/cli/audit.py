@@ -11,6 +11,7 @@ from compliance.cli.options import WINDOW_DAYS, db_option, open_store
 from compliance.cli.output import summary_line
 from compliance.cli.progress import Progress
 from compliance.domain.classifier import ClassifierOptions
+from compliance.domain.rules import VENUES
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.priors import read_priors
 from compliance.reporting.cells import printable
@@ -102,6 +103,13 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
     help="Apply this instrument of a disputed version group (repeatable).",
 )
 @click.option(
+    "--venue",
+    type=click.Choice(VENUES),
+    default="online",
+    show_default=True,
+    help="Where a session that names no venue was played (docs/log-format.md).",
+)
+@click.option(
     "--window-days",
     type=WINDOW_DAYS,
     default=None,
@@ -151,6 +159,7 @@ def audit(
     show_all,
     win_loss_scope,
     versions,
+    venue,
     window_days,
     cumulative_years,
     priors,
@@ -185,7 +194,7 @@ def audit(
         max_line_bytes=max_line_bytes,
         priors=read_priors(priors) if priors else {},
         classifier=ClassifierOptions(
-            win_loss_scope=win_loss_scope, versions=parse_versions(versions)
+            win_loss_scope=win_loss_scope, versions=parse_versions(versions), venue=venue
         ),
     )
     progress = Progress()

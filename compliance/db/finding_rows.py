@@ -24,6 +24,8 @@ LINE_FIELDS = (
     "penalty",
     "statutory_penalty",
     "statutory_citation",
+    "escaped_penalty",
+    "escaped_statutory_penalty",
     "dispute_note",
 )
 FIELD_ORDER = {name: i for i, name in enumerate(("kind", *ThresholdFinding.__struct_fields__))}

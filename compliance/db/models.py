@@ -96,6 +96,7 @@ class BandRow(Base):
     seq: Mapped[int] = mapped_column(Integer, default=0)
     offence: Mapped[str | None] = mapped_column(String(32))
     window: Mapped[str | None] = mapped_column(String(32))
+    venues: Mapped[list[Any]] = mapped_column(default=list, server_default="[]")
 
 
 class PenaltyRow(Base):
@@ -202,6 +203,7 @@ class SessionRow(Base):
     source_line: Mapped[int] = mapped_column(BigInteger)
     minors: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     jurisdiction_written: Mapped[str | None] = mapped_column(String(32))
+    fixed_fee: Mapped[Decimal | None] = mapped_column(Money)
 
 
 def of_a_session(index: Index) -> tuple:

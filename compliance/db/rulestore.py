@@ -161,6 +161,7 @@ def save_book(
                     "seq": b.seq,
                     "offence": b.offence,
                     "window": b.window,
+                    "venues": sorted(b.venues),
                 }
                 for b in book.bands
             ],
@@ -319,6 +320,7 @@ def load_book(conn: Connection) -> RuleBook:
                 seq=r["seq"],
                 offence=r["offence"],
                 window=r["window"],
+                venues=frozenset(r["venues"] or ()),
             )
         )
     for r in conn.execute(select(table_of(PenaltyRow))).mappings():

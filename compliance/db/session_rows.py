@@ -28,6 +28,7 @@ SESSION_COLUMNS = (
     "source_line",
     "minors",
     "jurisdiction_written",
+    "fixed_fee",
 )
 PLAYER_COLUMNS = (
     "platform",
@@ -84,6 +85,7 @@ def session_values(run_id: int, s: AuditedSession) -> tuple:
         s.source_line,
         s.minors,
         s.jurisdiction_written,
+        s.fixed_fee,
     )
 
 

@@ -70,6 +70,7 @@ def window_figures(
                 *keys,
                 func.count(),
                 func.sum(S.c.rake),
+                func.sum(S.c.fixed_fee),
                 func.sum(S.c.scene_capital),
                 func.sum(S.c.minors),
             )
@@ -88,6 +89,11 @@ def window_figures(
                 .group_by(*keys)
             ).all()
         )
+        venues: dict[tuple, Counter] = defaultdict(Counter)
+        for *group, venue, n in conn.execute(
+            select(*keys, S.c.venue, func.count()).where(where).group_by(*keys, S.c.venue)
+        ).all():
+            venues[tuple(group)][venue] += n
         places: dict[tuple, Counter] = defaultdict(Counter)
         for *group, place, n in conn.execute(
             select(*keys, S.c.jurisdiction, func.count())
@@ -96,7 +102,7 @@ def window_figures(
         ).all():
             if place:
                 places[tuple(group)][place] += n
-        for *parts, count, rake, capital, minors in sums:
+        for *parts, count, rake, fixed_fee, capital, minors in sums:
             key = tuple(parts)
             out.append(
                 WindowFigures(
@@ -109,9 +115,11 @@ def window_figures(
                     sessions=count,
                     capital=_money(capital),
                     rake=_money(rake),
+                    fixed_fee=_money(fixed_fee),
                     participants=people.get(key, 0),
                     minors=int(minors or 0),
                     places=dict(places[key]),
+                    venues=dict(venues[key]),
                 )
             )
     per_player = (
@@ -184,23 +192,32 @@ def ledgers(
     for kind, keys, present in kinds:
         ends = _ends(conn, keys, S, and_(span, present, of_run), end)
         books = {key: Ledger(kind, key[-1], key[0], day, read_from) for key, day in ends.items()}
-        for *key, day, place, n, rake, capital, minors in conn.execute(
+        for *key, day, place, venue, n, rake, fixed_fee, capital, minors in conn.execute(
             select(
                 *keys,
                 S.c.day,
                 S.c.jurisdiction,
+                S.c.venue,
                 func.count(),
                 func.sum(S.c.rake),
+                func.sum(S.c.fixed_fee),
                 func.sum(S.c.scene_capital),
                 func.sum(S.c.minors),
             )
             .where(span, present)
-            .group_by(*keys, S.c.day, S.c.jurisdiction)
+            .group_by(*keys, S.c.day, S.c.jurisdiction, S.c.venue)
         ).all():
             if (book := books.get(tuple(key))) is not None:
                 book.entries.append(
                     Entry(
-                        day, place, n, _money(capital), rake=_money(rake), minors=int(minors or 0)
+                        day,
+                        place,
+                        n,
+                        _money(capital),
+                        rake=_money(rake),
+                        minors=int(minors or 0),
+                        venue=venue,
+                        fixed_fee=_money(fixed_fee),
                     )
                 )
         for *key, day, player in conn.execute(

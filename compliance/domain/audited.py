@@ -54,6 +54,7 @@ class AuditedSession:
     minors: int = 0
     jurisdiction_written: str | None = None
     jurisdiction_code: str | None = None
+    fixed_fee: Decimal | None = None  # 房费: the owner's fixed fee in yuan (not rake)
 
     @property
     def stored_jurisdiction(self) -> str | None:

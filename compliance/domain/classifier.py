@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from functools import lru_cache
 
 from compliance.domain.findings import (
     Finding,
@@ -18,7 +17,7 @@ from compliance.domain.findings import (
     IntegrityFinding,
     ThresholdFinding,
 )
-from compliance.domain.ladder import WAGE_METRIC, Plan, ladder_of, next_line
+from compliance.domain.ladder import WAGE_METRIC, Plan, ladder_of
 from compliance.domain.metrics import AMOUNT_METRICS, PlayerMetrics, SessionMetrics
 from compliance.domain.national import (
     kin_grounds,
@@ -33,15 +32,10 @@ from compliance.domain.rounds import Integrity
 from compliance.domain.rules import Band, Comparison, Jurisdiction, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset
 from compliance.domain.tiers import Tier
+from compliance.domain.verdict import Lines, threshold_finding
 from compliance.errors import JurisdictionError
 
-RANK = {"H": 3, "M": 2, "L": 1}
 UNNAMED = "the log names no jurisdiction and --jurisdiction was not given"
-
-
-@lru_cache(maxsize=4096)
-def describe(comparison: Comparison) -> str:
-    return comparison.describe()
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +44,13 @@ class ClassifierOptions:
 
     `win_loss_scope`: 全场输赢 per player (default) or for the whole table.
     `versions`: which instrument of a disputed version group to apply.
+    `venue`: where a session that names no venue was played (these are online
+    platforms' logs: `online`; docs/log-format.md).
     """
 
     win_loss_scope: str = "player"
     versions: dict[str, str] = field(default_factory=dict)
+    venue: str = "online"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +78,7 @@ class SessionFacts:
     metrics: SessionMetrics | None
     rake: int = 0
     organiser_prize: bool = False
-    venue: str = "unknown"
+    venue: str = "online"
     issues: tuple[Integrity, ...] = ()
 
 
@@ -89,7 +86,7 @@ class Classifier:
     def __init__(self, resolver: Resolver, options: ClassifierOptions | None = None):
         self.resolver = resolver
         self.options = options or ClassifierOptions()
-        self._lines: dict[tuple, dict] = {}
+        self._lines = Lines()
         self._plans: dict[tuple, Plan] = {}
         self._wages: dict[tuple, Decimal | None] = {}
         self._small: dict[tuple, str | None] = {}
@@ -182,7 +179,9 @@ class Classifier:
                 reason + (f" ({up})" if up else ""),
             )
         values = self._values(facts, player.metrics, rules, shared)
-        plan = self._plan(rules, bands, facts.game_class, player.metrics.banker_rounds > 0)
+        plan = self._plan(
+            rules, bands, facts.game_class, player.metrics.banker_rounds > 0, facts.venue
+        )
         best, best_leaves = None, []
         for band in plan.descending:
             seen = with_priors(values, band, player.priors, day)
@@ -288,11 +287,13 @@ class Classifier:
             exemptions=grounds,
         )
 
-    def _plan(self, rules: Ruleset, bands, game_class: str | None, is_banker: bool) -> Plan:
-        key = (id(rules), game_class, is_banker)
+    def _plan(
+        self, rules: Ruleset, bands, game_class: str | None, is_banker: bool, venue: str
+    ) -> Plan:
+        key = (id(rules), game_class, is_banker, venue)
         plan = self._plans.get(key)
         if plan is None:
-            admitted = [b for b in bands if b.admits(game_class, is_banker)]
+            admitted = [b for b in bands if b.admits(game_class, is_banker, venue)]
             plan = self._plans[key] = ladder_of(admitted)
         return plan
 
@@ -355,72 +356,18 @@ class Classifier:
     ) -> ThresholdFinding:
         """门槛结论: the finding for `player` (or `subject`) at `tier` under `band`, with the
         line behind it, the margin, and the next line not reached (from `ladder`)."""
-        lead: Comparison | None = hit[0] if hit else None
-        next_band, next_leaf = next_line(ladder, values, would_be or tier)
-        value = values.get(lead.metric) if lead else None
-        next_value = values.get(next_leaf.metric) if next_leaf else None
-        return ThresholdFinding(
-            session_id=facts.session_id,
-            platform=facts.platform,
-            subject=subject or f"player:{player.id}",
-            player=player.id if subject is None or subject.startswith("player:") else None,
-            jurisdiction=where.code,
-            jurisdiction_name=where.name_zh,
-            date=facts.day.isoformat(),
-            judged_on=day.isoformat(),
-            game=facts.game,
-            metric=lead.metric if lead else ("role" if band else None),
-            value=value,
-            boundary=describe(lead) if lead else (f"role = {band.role}" if band else None),
-            margin=(
-                value - lead.lower
-                if lead and lead.lower is not None and value is not None
-                else None
-            ),
-            next_tier=next_band.tier.code if next_band else None,
-            next_rule=next_band.id if next_band else None,
-            next_metric=next_leaf.metric if next_leaf else None,
-            next_boundary=next_leaf.lower if next_leaf else None,
-            margin_to_next=(
-                next_leaf.lower - next_value
-                if next_leaf and next_leaf.lower is not None and next_value is not None
-                else None
-            ),
-            matched=[describe(leaf) for leaf in hit or []],
+        return threshold_finding(
+            self._lines.of(rules, band, tier, would_be),
+            facts,
+            player.id,
+            where=where,
+            day_judged=day.isoformat(),
+            tier=tier,
+            band=band,
+            hit=hit,
+            values=values,
+            ladder=ladder,
             exemptions=exemptions,
-            would_be=would_be.code if would_be else None,
-            **self._line(rules, band, tier, would_be),
+            would_be=would_be,
+            subject=subject,
         )
-
-    def _line(self, rules: Ruleset, band: Band | None, tier: Tier, would_be: Tier | None):
-        """What a finding says of its line: the same for every player it fits, so kept."""
-        key = (id(rules), band.id if band else None, tier, would_be)
-        found = self._lines.get(key)
-        if found is not None:
-            return found
-        instrument = rules.instruments.get(band.instrument) if band else None
-        statute = rules.penalty_for(would_be or tier, band.offence if band else None)
-        statute_inst = rules.instruments.get(statute.instrument) if statute else None
-        found = self._lines[key] = {
-            "tier": tier.code,
-            "tier_label": tier.label,
-            "rule": band.id if band else None,
-            "instrument": instrument.id if instrument else None,
-            "citation": f"{instrument.title} {band.article}".strip()
-            if instrument and band
-            else None,
-            "article": band.article if band else None,
-            "penalty": band.penalty if band else None,
-            "statutory_penalty": statute.text if statute else None,
-            "statutory_citation": (
-                f"{statute_inst.title} {statute.article}" if statute and statute_inst else None
-            ),
-            "confidence": min(
-                (c for c in (band and band.confidence, instrument and instrument.confidence) if c),
-                key=lambda c: RANK.get(c, 0),
-                default="M",
-            ),
-            "disputed": bool(instrument and instrument.disputed),
-            "dispute_note": instrument.note if instrument and instrument.disputed else None,
-        }
-        return found

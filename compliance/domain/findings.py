@@ -62,6 +62,10 @@ class ThresholdFinding(_Finding, kw_only=True, tag=THRESHOLD):
     matched: list[str] = []
     exemptions: list[str] = []
     would_be: str | None = None
+    escaped_penalty: str | None = None
+    escaped_statutory_penalty: str | None = None
+    elements: list[str] = []
+    elements_missing: list[str] = []
     aggravations: list[str] = []
     window_start: str | None = None
     window_end: str | None = None

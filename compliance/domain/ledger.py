@@ -28,6 +28,8 @@ class Entry:
     net: Decimal = Decimal(0)
     rake: Decimal = Decimal(0)
     minors: int = 0
+    venue: str = "online"
+    fixed_fee: Decimal = Decimal(0)
 
 
 @dataclass
@@ -48,9 +50,11 @@ class Ledger:
             lo = self.read_from
         picked = [e for e in self.entries if e.day <= self.end and (lo is None or e.day >= lo)]
         places: Counter = Counter()
+        venues: Counter = Counter()
         for e in picked:
             if e.place:
                 places[e.place] += e.sessions
+            venues[e.venue] += e.sessions
         first = lo or min((e.day for e in picked), default=self.end)
         seen: set[str] = set()
         for day, players in self.people.items():
@@ -67,6 +71,8 @@ class Ledger:
             capital=sum((e.capital for e in picked), Decimal(0)),
             net=sum((e.net for e in picked), Decimal(0)),
             rake=sum((e.rake for e in picked), Decimal(0)),
+            fixed_fee=sum((e.fixed_fee for e in picked), Decimal(0)),
+            venues=dict(venues),
             participants=len(seen),
             minors=sum(e.minors for e in picked),
             places=dict(places),

@@ -268,7 +268,12 @@ def check_bands(book: RuleBook) -> Iterable[Problem]:
                 scopes: dict[tuple, list[Band]] = {}
                 for band in bands:
                     if band.instrument in live:
-                        key = (band.subject, tuple(sorted(band.game_classes)), band.role or "")
+                        key = (
+                            band.subject,
+                            tuple(sorted(band.game_classes)),
+                            band.role or "",
+                            tuple(sorted(band.venues)),
+                        )
                         scopes.setdefault(key, []).append(band)
                 for scope in scopes.values():
                     yield from _check_scope(scope)

@@ -232,9 +232,12 @@ class Band:
     seq: int = 0
     offence: str | None = None
     window: str | None = None  # domain/periods.py: "6 months", "1 year", "cumulative"
+    venues: frozenset[str] = frozenset()  # 场所 / 方式: empty for every venue
 
-    def admits(self, game_class: str | None, is_banker: bool) -> bool:
+    def admits(self, game_class: str | None, is_banker: bool, venue: str | None = None) -> bool:
         if self.game_classes and game_class not in self.game_classes:
+            return False
+        if self.venues and venue is not None and venue not in self.venues:
             return False
         return not (self.role == "banker" and not is_banker)
 
@@ -288,6 +291,7 @@ class Aggravation:
 
 
 AGGRAVATION_KINDS = ("public_place", "workplace", "vehicle", "minor", "public_servant", "repeat")
+VENUES = ("online", "private_home", "public_place", "workplace", "vehicle")
 
 
 @dataclass(frozen=True, slots=True)

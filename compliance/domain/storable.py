@@ -24,7 +24,7 @@ NUL = "\x00"
 ESCAPED_NUL = "\\u0000"
 
 
-def check_figures(summary: SessionTally, point_value: Decimal) -> None:
+def check_figures(summary: SessionTally, point_value: Decimal, fixed_fee: int = 0) -> None:
     """赌资上限: every money figure stored of a session, in yuan, below 10^15.
 
     Checked on the tallies in points, before they are turned into yuan, so
@@ -37,6 +37,7 @@ def check_figures(summary: SessionTally, point_value: Decimal) -> None:
             "(at most 1e+15 is stored); look at bet and base"
         )
     _below("rake", summary.rake, point_value, "the session's rake and room_fee")
+    _below("room_fee", fixed_fee, point_value, "the owner's fixed room_fee")
     won = 0
     for pid, t in summary.players.items():
         where = f"player {pid}"

@@ -17,6 +17,7 @@ from datetime import date
 from decimal import Decimal
 
 from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
+from compliance.domain.elements import Purpose, elements_of, needs_profit, profit_purpose, venue_of
 from compliance.domain.findings import ThresholdFinding
 from compliance.domain.ladder import ladder_of
 from compliance.domain.metrics import WINDOW_METRICS
@@ -43,10 +44,12 @@ class WindowFigures:
     capital: Decimal = Decimal(0)
     net: Decimal = Decimal(0)
     rake: Decimal = Decimal(0)
+    fixed_fee: Decimal = Decimal(0)  # 房费: fixed room fees, not rake (2005 interpretation art. 9)
     participants: int = 0
     minors: int = 0
     session_ids: list[str] = field(default_factory=list)
     places: dict[str, int] = field(default_factory=dict)
+    venues: dict[str, int] = field(default_factory=dict)
     cut: date | None = None  # the rule's own first day, where the read limit began later
     priors: tuple[date, ...] = ()  # the subject's earlier penalties (--priors)
 
@@ -159,10 +162,11 @@ def _judged(
     except JurisdictionError:
         return None
     rules = classifier.resolver.ruleset(where.code, w.end)
+    venue = venue_of(w.venues)
     bands = [
         b
         for b in rules.bands_for(w.kind)
-        if b.admits(None, False) and (w.kind != "player" or uses_window(b))
+        if b.admits(None, False, venue) and (w.kind != "player" or uses_window(b))
     ]
     if not bands:
         return None
@@ -170,6 +174,8 @@ def _judged(
     best, hit, used = None, [], w
     shown_values: dict[str, Decimal] = {}
     cuts: dict[str, str] = {}
+    purpose: Purpose | None = None
+    not_applied: dict[str, str] = {}
     for band in bands:
         start, rests_on = band_start(band, rules, w.end, years)
         if start not in spans:
@@ -178,8 +184,14 @@ def _judged(
             cuts[band.id] = f"{band.id} counts from {cut.isoformat()} ({rests_on})"
         seen = with_priors(spans[start].values(), band, w.priors, w.end)
         found = [] if band.condition is None else matched_leaves(band.condition, seen)
+        shows = None
+        if found is not None and needs_profit(band):
+            shows = profit_purpose(spans[start].rake, spans[start].fixed_fee, rules)
+            if not shows.shown:
+                not_applied[band.id] = f"{band.id} ({band.tier.code}) not applied: {shows.text}"
+                continue
         if found is not None and (best is None or (band.tier, band.seq) >= (best.tier, best.seq)):
-            best, hit, used, shown_values = band, found, spans[start], seen
+            best, hit, used, shown_values, purpose = band, found, spans[start], seen, shows
     if best is None and w.kind == "player":
         return None
     values = shown_values if best is not None else used.values()
@@ -220,6 +232,11 @@ def _judged(
     finding.session_count = used.sessions
     finding.sessions = used.session_ids[:SESSION_IDS_SHOWN]
     finding.figures = values
+    if best is not None and best.tier >= Tier.CRIMINAL:
+        elements = elements_of(best, hit, values, purpose, venue, w.venues)
+        finding.elements, finding.elements_missing = elements.rests_on, elements.unread
+    else:
+        finding.elements_missing = list(not_applied.values())
     shown = [cuts[best.id]] if best is not None and best.id in cuts else list(cuts.values())
     if shown and (best is None or best.id in cuts):
         read = min(f.start for f in spans.values() if f.cut is not None)

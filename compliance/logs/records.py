@@ -102,7 +102,7 @@ class Session(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ended_at: datetime | None = None
     point_value: Decimal | None = None
     jurisdiction: Jurisdiction | None = None
-    venue: Venue = "unknown"
+    venue: Venue | None = None
     owner: Owner | None = None
     prize: Prize | None = None
     tournament: bool = False

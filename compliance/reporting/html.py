@@ -82,6 +82,10 @@ def describe(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
             figure = f"{f['next_metric']} → {_num(f.get('next_boundary'))}"
         if f.get("exemptions"):
             figure += f"; exempt ({', '.join(f['exemptions'])}), would be {f.get('would_be')}"
+        if f.get("elements"):
+            figure += f"; rests on: {'; '.join(f['elements'])}"
+        if f.get("elements_missing"):
+            figure += f"; not read: {'; '.join(f['elements_missing'])}"
     elif kind == "integrity":
         result, css = labels.check(f["check"]), "integrity"
         figure = round_detail(f)
@@ -109,7 +113,12 @@ def describe(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
         "rule": f.get("rule") or "",
         "citation": f.get("citation") or "",
         "confidence": labels.confidence(f.get("confidence")),
-        "statute": f.get("statutory_penalty") or "",
+        "statute": f.get("statutory_penalty")
+        or (
+            f"escaped: {f['escaped_statutory_penalty']}"
+            if f.get("escaped_statutory_penalty")
+            else ""
+        ),
         "disputed": f.get("dispute_note") or ("disputed" if f.get("disputed") else ""),
         "next_tier": labels.tier(f.get("next_tier")),
         "margin": _num(f.get("margin_to_next")),

@@ -63,6 +63,13 @@ def render(book: RuleBook) -> str:
         "indeterminate. 台湾, 香港 and 澳门 (level `region`) are outside mainland law: indeterminate.",
         "Every jurisdiction is named from GB/T 2260 and ISO 3166-2:CN (confidence H).",
         "",
+        "Venues: a band marked `venue …` applies only to sessions played there (a session's `venue`,",
+        "or the run's `--venue`, default `online`: docs/log-format.md); the 2010 online opinion's",
+        "lines apply to online play, 江苏's track A to online sessions and its track B to the others.",
+        "Criminal lines of 聚众赌博 and 开设赌场 also need 以营利为目的 (rake, or a fee on stakes or",
+        "results); a fixed room fee alone is excluded by the 2005 interpretation art. 9 under the",
+        'default `room-fee-reading` (docs/metrics.md, "Elements of the criminal lines").',
+        "",
     ]
     order = sorted(book.jurisdictions.values(), key=lambda j: (LEVELS.get(j.level, 9), j.code))
     for j in order:
@@ -94,6 +101,8 @@ def render(book: RuleBook) -> str:
                 scope = ", ".join(sorted(b.game_classes)) or "all"
                 if b.role:
                     scope += f"; {b.role}"
+                if b.venues:
+                    scope += f"; venue {', '.join(sorted(b.venues))}"
                 out.append(
                     f"| {b.id} | {b.subject} | {b.tier.code} | {_cell(words(b.condition))} "
                     f"| {WINDOWS.get(b.window or '', b.window or '–')} | {scope} | {b.instrument} |"

@@ -165,6 +165,12 @@ def _detail(row: dict[str, Any]) -> str:
         parts.append(f"statute: {row['statutory_penalty']}")
     if row.get("exemptions"):
         parts.append(f"exempt, would be {row['would_be']}")
+    if row.get("escaped_statutory_penalty"):
+        parts.append(f"escaped statute: {row['escaped_statutory_penalty']}")
+    if row.get("elements"):
+        parts.append(f"rests on: {'; '.join(row['elements'])}")
+    if row.get("elements_missing"):
+        parts.append(f"not read: {'; '.join(row['elements_missing'])}")
     if row.get("disputed"):
         parts.append("figure disputed")
     return "; ".join(parts)

@@ -245,6 +245,7 @@ def _options_record(options: AuditOptions) -> dict[str, Any]:
         "strict": options.strict,
         "win_loss_scope": options.classifier.win_loss_scope,
         "versions": options.classifier.versions,
+        "venue": options.classifier.venue,
         "window_days": options.window_days,
         "cumulative_years": options.cumulative_years,
         "latest_day": options.latest_day.isoformat() if options.latest_day else None,

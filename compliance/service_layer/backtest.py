@@ -212,7 +212,7 @@ def session_facts(
         metrics=figures,
         rake=1 if session["rake"] else 0,
         organiser_prize=bool(prizes & set(session.get("exempted_by") or ())),
-        venue=session.get("venue") or "unknown",
+        venue=session.get("venue") or "online",
     )
 
 

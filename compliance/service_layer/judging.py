@@ -23,6 +23,7 @@ from compliance.domain.metrics import (
     player_metrics,
     session_metrics,
     tally,
+    to_yuan,
 )
 from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
@@ -55,18 +56,22 @@ class Auditor:
         game = get_game(s.game)
         fused = getattr(game, "tally_session", None)
         summary = fused(s, ids) if fused else tally(game.replay(s), ids)
+        fixed = 0
         if s.owner and s.owner.fee_basis != "fixed":
             summary.rake += s.owner.room_fee
+        elif s.owner:
+            fixed = s.owner.room_fee
         if s.prize and s.prize.funded_by == "entry_fees" and s.prize.entry_fee:
             add_entry_fees(summary, s.prize.entry_fee)
         measured: dict[str, PlayerMetrics] = {}
         session_figures = None
         if s.point_value is not None:
-            check_figures(summary, s.point_value)
+            check_figures(summary, s.point_value, fixed)
             for p in s.players:
                 measured[p.id] = player_metrics(p.id, summary.players[p.id], s.point_value)
             session_figures = session_metrics(summary, list(measured.values()), s.point_value)
         fallback = s.jurisdiction or self.default_jurisdiction
+        venue = venue_of(s, self.classifier.options.venue)
         players = [
             AuditedPlayer(
                 p.id,
@@ -101,7 +106,7 @@ class Auditor:
             metrics=session_figures,
             rake=summary.rake,
             organiser_prize=bool(s.tournament and s.prize and s.prize.funded_by == "organiser"),
-            venue=s.venue,
+            venue=venue,
             issues=tuple(summary.issues),
         )
         findings = self.classifier.classify(facts, self.as_of)
@@ -117,7 +122,7 @@ class Auditor:
             started_at=s.started_at,
             day=facts.day,
             jurisdiction=fallback,
-            venue=s.venue,
+            venue=venue,
             rounds=summary.rounds,
             point_value=s.point_value,
             metrics=session_figures,
@@ -128,6 +133,7 @@ class Auditor:
             minors=sum(1 for p in s.players if p.minor),
             jurisdiction_written=s.jurisdiction,
             jurisdiction_code=self.place(fallback),
+            fixed_fee=to_yuan(fixed, s.point_value) if s.point_value is not None else None,
         )
         check_storable(judged, s.ended_at)
         return judged
@@ -223,6 +229,12 @@ def few_collections(threshold: int = 50_000) -> Iterator[None]:
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
+
+
+def venue_of(s: Session, default: str) -> str:
+    """场所: where the session was played, as logged; the run's default (`--venue`) where
+    the log names none or writes `unknown`."""
+    return default if s.venue in (None, "unknown") else s.venue
 
 
 EARLIEST_DAY = date(2000, 1, 1)

@@ -1,7 +1,7 @@
 """findings kept per run, session history
 
 Revision ID: b2c858ee5ce9
-Revises: 8ffcd84ff6a0
+Revises: 52fb5d8b8529
 Create Date: 2026-12-01 12:49:31.982830
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "b2c858ee5ce9"
-down_revision: str | None = "8ffcd84ff6a0"
+down_revision: str | None = "52fb5d8b8529"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -240,16 +240,16 @@ def test_whatif_lists_the_players_whose_tier_changes_and_counts_them(run):
 
 
 def test_whatif_rejudges_room_owners_over_the_window(run):
+    # owner-1 takes only a fixed room fee: art. 9 keeps him below the lowered line (issue 18)
     run("audit", DOUNIU)
     result = run("whatif", "--set", "interp-2005-gathering.window_participants.min=4")
     assert (result.exit_code, result.stdout) == (
         0,
         (
             "subject                      jurisdiction  window                 before           after\n"
-            "demo-platform/owner:owner-1  430000        2021-03-01–2026-03-01  below_threshold  criminal\n"
             "demo-platform/owner:owner-2  000000        2021-03-01–2026-03-01  below_threshold  criminal\n"
             "\n"
-            "0 of 33 players in 0 of 8 sessions change tier; 2 of 3 judged over a window "
+            "0 of 33 players in 0 of 8 sessions change tier; 1 of 3 judged over a window "
             "(stored results untouched)\n"
         ),
     )

@@ -44,9 +44,9 @@ def test_chongqing_gambling_within_six_months_of_a_penalty_is_serious(any_db_url
 
 def test_jiangsu_unattributed_repeat_within_a_year_is_detention(any_db_url, tmp_path):
     ids = ["js-a", "js-b", "js-c", "js-d"]
-    path = write(
-        tmp_path / "a.jsonl", [room(2, "o", "2026-03-31", where="320000", base=120, players=ids)]
-    )
+    at_home = room(2, "o", "2026-03-31", where="320000", base=120, players=ids)
+    at_home["venue"] = "private_home"  # track B is acquaintances' offline play
+    path = write(tmp_path / "a.jsonl", [at_home])
     versions = ClassifierOptions(versions={"js-gambling-guidance": "js-unattributed-track-b"})
     priors = {("p1", p): (date(2025, 4, 1),) for p in ids}
     found = session_tiers(any_db_url, path, window_days=0, priors=priors, classifier=versions)

@@ -93,12 +93,26 @@ def test_a_fixed_room_fee_is_not_rake(any_db_url, tmp_path):
 
 def test_a_platform_over_the_2010_lines_is_criminal_serious(any_db_url, tmp_path):
     big = [
-        room(n, f"o{n}", "2026-02-0" + str(n + 1), base=100, grab=4, bets=(3,), rounds=20)
+        room(
+            n,
+            f"o{n}",
+            "2026-02-0" + str(n + 1),
+            fee=50,
+            basis="results",
+            base=100,
+            grab=4,
+            bets=(3,),
+            rounds=20,
+        )
         for n in range(3)
     ]
     _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", big))
     platform = by_subject(windows)["platform:p1"]
     assert (platform.tier, platform.rule) == ("criminal_serious", "online-2010-serious-platform")
+    assert platform.elements[1] == (
+        "以营利为目的: 抽头 150.00 yuan in the window (rounds[].rake, and owner.room_fee where "
+        "fee_basis is stakes or results)"
+    )
     assert platform.figures["window_capital"] >= 300000
     assert platform.statutory_penalty == "情节严重的，处五年以上十年以下有期徒刑，并处罚金"
     assert sorted(platform.sessions) == sorted(s["session_id"] for s in big)
@@ -250,3 +264,17 @@ def test_each_subject_s_window_ends_at_its_own_latest_session(any_db_url, tmp_pa
     assert (boss.window_end, boss.session_count) == ("2025-01-10", 5)
     assert boss.figures["window_rake"] == 3000
     assert by_subject(windows)["owner:late"].window_end == "2026-07-10"
+
+
+def test_a_platform_over_the_2010_lines_that_takes_nothing_is_not_criminal(any_db_url, tmp_path):
+    big = [
+        room(n, f"o{n}", "2026-02-0" + str(n + 1), base=100, grab=4, bets=(3,), rounds=20)
+        for n in range(3)
+    ]
+    _, windows = audit(any_db_url, write(tmp_path / "a.jsonl", big))
+    platform = by_subject(windows)["platform:p1"]
+    assert platform.figures["window_capital"] >= 300000
+    assert platform.tier == "below_threshold"
+    assert platform.elements_missing[0].startswith(
+        "online-2010-serious-platform (criminal_serious) not applied: 以营利为目的 not shown"
+    )

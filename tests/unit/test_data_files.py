@@ -56,7 +56,7 @@ KINDS = {
     "court_case",
     "assumption",
 }
-EXEMPTION_KINDS = {"kin", "organiser_prize", "small_stakes"}
+EXEMPTION_KINDS = {"kin", "organiser_prize", "small_stakes", "room_fee"}
 CONFIDENCE = {"H", "M", "L"}
 BOUNDS = {"min", "max", "above", "below"}
 
