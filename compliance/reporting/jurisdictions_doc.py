@@ -60,7 +60,10 @@ def render(book: RuleBook) -> str:
         "bands for. A six-digit code without a section here is judged under its city (first four",
         "digits) or else its province (first two). A province without a 赌资较大 standard of its own",
         "gets the national statute, exemptions and criminal lines, and a player's 赌资较大 is",
-        "indeterminate. 台湾, 香港 and 澳门 (level `region`) are outside mainland law: indeterminate.",
+        "indeterminate. 台湾, 香港 and 澳门 (level `region`) are outside mainland law: indeterminate,",
+        "for players and for the windows of room owners and platforms alike (reason: outside mainland",
+        "law). An owner's or platform's window placed at a code the book does not know (990000) is",
+        "indeterminate naming the code, never left without a finding.",
         "Every jurisdiction is named from GB/T 2260 and ISO 3166-2:CN (confidence H).",
         "",
     ]
