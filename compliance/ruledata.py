@@ -230,6 +230,10 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
         kind = _need(row, "kind", where)
         if kind not in AGGRAVATION_KINDS:
             raise RulesError(f"{where}: unknown kind {kind!r}")
+        start = _date(row.get("effective_from"), f"{where} effective_from")
+        end = _date(row.get("effective_to"), f"{where} effective_to")
+        if start and end and end < start:
+            raise RulesError(f"{where}: effective_to {end} is before effective_from {start}")
         book.aggravations.append(
             Aggravation(
                 id=_need(row, "id", where),
@@ -239,6 +243,10 @@ def add_jurisdiction_file(book: RuleBook, doc: dict[str, Any], name: str) -> Non
                 article=row.get("article", ""),
                 text=_need(row, "text", where),
                 within_days=whole_number(row.get("within_days"), f"{where} within_days"),
+                effective_from=start,
+                effective_to=end,
+                source=row.get("source", ""),
+                confidence=_confidence(row, where, default="M"),
             )
         )
     for row in doc.get("wage", []):

@@ -17,6 +17,9 @@ class FakeRules:
     def load(self):
         return self.book
 
+    def hold_lock(self):
+        self.locked = True
+
     def save(self, book, actor, reason):
         self.saved.append((book, actor, reason))
         self.book = overlay(self.book, book) if self.book else book

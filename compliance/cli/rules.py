@@ -79,7 +79,7 @@ def show(jurisdiction, as_of, fmt, source, db_url) -> None:
     """Show the rules in force for a jurisdiction on a date.
 
     Bands by tier with their conditions in words, sources and confidence, then
-    the statutory penalties and exemptions in force. A city without bands of its own is judged by its province's (and the
+    the statutory penalties, exemptions and aggravations (从重) in force. A city without bands of its own is judged by its province's (and the
     nation's), as an audit would; each band names the instrument it comes from.
 
     Example: compliance rules show 湖南 --as-of 2026-03-01
@@ -109,6 +109,13 @@ def _rules_in_force_text(shown: views.RulesInForce) -> str:
         lines.append(f"  penalty {', '.join(p.tiers)}: {p.text} ({p.id})")
     for e in shown.exemptions:
         lines.append(f"  exemption {e.kind}: {e.text} ({e.id})")
+    for a in shown.aggravations:
+        span = (
+            f"; {a.effective_from or '…'} to {a.effective_to or '…'}"
+            if (a.effective_from or a.effective_to)
+            else ""
+        )
+        lines.append(f"  aggravation {a.kind}: {a.text} ({a.id}, {a.article}{span})")
     return "\n".join(lines)
 
 

@@ -8,6 +8,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 
+from compliance.db.bulk import hold_write_lock
 from compliance.errors import DatabaseError
 from compliance.resources import migrations_dir
 
@@ -30,15 +31,19 @@ def alembic_config(engine: Engine) -> Config:
     return cfg
 
 
-def _run(engine: Engine, fn, *args, **kwargs):
+def _run(engine: Engine, fn, *args, locked: bool = False, **kwargs):
     cfg = alembic_config(engine)
     with engine.begin() as conn:
+        if locked:
+            hold_write_lock(conn)
         cfg.attributes["connection"] = conn
         return fn(cfg, *args, **kwargs)
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    _run(engine, command.upgrade, revision)
+    """Migrate under the store's write lock: a second process migrating at once waits,
+    then finds the schema where the first left it."""
+    _run(engine, command.upgrade, revision, locked=True)
 
 
 def check(engine: Engine) -> None:

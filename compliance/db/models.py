@@ -337,6 +337,10 @@ class AggravationRow(Base):
     article: Mapped[str] = mapped_column(String(64), default="")
     text: Mapped[str] = mapped_column(Text)
     within_days: Mapped[int | None] = mapped_column(Integer)
+    effective_from: Mapped[date | None] = mapped_column(Date)
+    effective_to: Mapped[date | None] = mapped_column(Date)
+    source: Mapped[str] = mapped_column(Text, default="", server_default="")
+    confidence: Mapped[str] = mapped_column(String(1), default="M", server_default="M")
 
 
 class WindowFindingRow(Base):

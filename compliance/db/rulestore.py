@@ -216,6 +216,10 @@ def save_book(
                     "article": a.article,
                     "text": a.text,
                     "within_days": a.within_days,
+                    "effective_from": a.effective_from,
+                    "effective_to": a.effective_to,
+                    "source": a.source,
+                    "confidence": a.confidence,
                 }
                 for a in book.aggravations
             ],
@@ -366,6 +370,10 @@ def load_book(conn: Connection) -> RuleBook:
                 article=r["article"],
                 text=r["text"],
                 within_days=r["within_days"],
+                effective_from=r["effective_from"],
+                effective_to=r["effective_to"],
+                source=r["source"],
+                confidence=r["confidence"],
             )
         )
     for r in conn.execute(select(table_of(WageRow))).mappings():

@@ -314,7 +314,7 @@ class SqlWindowsRepository:
                 "platform": f.platform,
                 "subject": f.subject,
                 "kind": f.kind,
-                "tier": f.tier,
+                "tier": getattr(f, "tier", None),
                 "jurisdiction": f.jurisdiction,
                 "window_start": date.fromisoformat(f.window_start),
                 "window_end": date.fromisoformat(f.window_end),

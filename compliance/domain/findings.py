@@ -94,11 +94,17 @@ class IntegrityFinding(_Finding, kw_only=True, tag=INTEGRITY):
         return INTEGRITY
 
 
-class IndeterminateFinding(_Finding, kw_only=True, tag=INDETERMINATE):
+class IndeterminateFinding(_Finding, kw_only=True, tag=INDETERMINATE, omit_defaults=True):
+    """未能判定: what is missing; a window's (owners, platforms) also says which window."""
+
     player: str | None
     game: str
     missing: str
     reason: str
+    window_start: str | None = None
+    window_end: str | None = None
+    session_count: int | None = None
+    sessions: list[str] = []
 
     @property
     def kind(self) -> str:

@@ -13,8 +13,7 @@ from datetime import date
 from decimal import Decimal
 
 from compliance.domain.classifier import Classifier
-from compliance.domain.findings import ThresholdFinding
-from compliance.domain.windows import WindowFigures, judge_window, place_of
+from compliance.domain.windows import WindowFigures, WindowFinding, judge_window, place_of
 
 
 @dataclass(slots=True)
@@ -83,6 +82,6 @@ class Ledger:
 
 def judge_ledger(
     classifier: Classifier, ledger: Ledger, years: int | None = None
-) -> ThresholdFinding | None:
+) -> WindowFinding | None:
     """The window finding of one subject, each band over its own window (windows.judge_window)."""
     return judge_window(classifier, ledger.figures(), ledger.figures, years)

@@ -184,7 +184,7 @@ def book_on(book: RuleBook, day: date) -> RuleBook:
         bands=[b for b in book.bands if b.instrument in live],
         penalties=[p for p in book.penalties if p.instrument in live],
         exemptions=[e for e in book.exemptions if e.instrument in live],
-        aggravations=[a for a in book.aggravations if a.instrument in live],
+        aggravations=[a for a in book.aggravations if a.instrument in live and a.in_force(day)],
     )
 
 

@@ -279,7 +279,12 @@ class Exemption:
 
 @dataclass(frozen=True, slots=True)
 class Aggravation:
-    """从重情节: a circumstance for which an instrument says the penalty may be heavier."""
+    """从重情节: a circumstance for which an instrument says the penalty may be heavier.
+
+    In force while its instrument is, and only within its own `effective_from` and
+    `effective_to` where the row gives them (the 公安部 2005 notice's 一年内 repeat
+    stands beside the 2005 statute only, until the 2025 law's own 一年以内 replaces it).
+    """
 
     id: str
     instrument: str
@@ -288,6 +293,15 @@ class Aggravation:
     article: str
     text: str
     within_days: int | None = None
+    effective_from: date | None = None
+    effective_to: date | None = None
+    source: str = ""
+    confidence: str = "M"
+
+    def in_force(self, day: date) -> bool:
+        return (self.effective_from is None or self.effective_from <= day) and (
+            self.effective_to is None or day <= self.effective_to
+        )
 
 
 AGGRAVATION_KINDS = ("public_place", "workplace", "vehicle", "minor", "public_servant", "repeat")

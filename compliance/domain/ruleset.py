@@ -78,9 +78,11 @@ class Resolver:
                 if name:
                     self._aliases[name.strip().lower()] = j.code
         self._cache: dict[tuple[str, int], Ruleset] = {}
+        spans: list[tuple[date | None, date | None]] = [
+            (i.effective_from, i.effective_to) for i in book.instruments.values()
+        ] + [(a.effective_from, a.effective_to) for a in book.aggravations]
         self._changes = sorted(
-            {i.effective_from for i in book.instruments.values()}
-            | {i.effective_to + ONE_DAY for i in book.instruments.values() if i.effective_to}
+            {start for start, _ in spans if start} | {end + ONE_DAY for _, end in spans if end}
         )
         self._by_jurisdiction: dict[str, list[Band]] = {}
         for band in book.bands:
@@ -173,7 +175,9 @@ class Resolver:
             e for e in self.book.exemptions if e.instrument in live and e.jurisdiction in codes
         )
         aggravations = tuple(
-            a for a in self.book.aggravations if a.instrument in live and a.jurisdiction in codes
+            a
+            for a in self.book.aggravations
+            if a.instrument in live and a.jurisdiction in codes and a.in_force(day)
         )
         multipliers: dict[str, Decimal] = {}
         for level in reversed(chain):

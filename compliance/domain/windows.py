@@ -18,16 +18,18 @@ from decimal import Decimal
 
 from compliance.domain.classifier import Classifier, PlayerFacts, SessionFacts
 from compliance.domain.elements import Purpose, elements_of, needs_profit, profit_purpose, venue_of
-from compliance.domain.findings import ThresholdFinding
+from compliance.domain.findings import IndeterminateFinding, ThresholdFinding
 from compliance.domain.ladder import ladder_of
 from compliance.domain.metrics import WINDOW_METRICS
+from compliance.domain.national import outside_mainland
 from compliance.domain.periods import CUMULATIVE, cumulative_start, span_start, with_priors
 from compliance.domain.rules import leaves, matched_leaves
+from compliance.domain.ruleset import NATIONAL
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
 
 SESSION_IDS_SHOWN = 50
-NATIONAL = "000000"  # organisers' criminal lines are national: where rooms name no place
+WindowFinding = ThresholdFinding | IndeterminateFinding
 
 
 @dataclass(slots=True)
@@ -116,6 +118,9 @@ def _tie_note(
         )
         if other is None:
             others.append(f"under {code} no finding")
+        elif isinstance(other, IndeterminateFinding):
+            why = "outside mainland law" if other.missing == "mainland_law" else "unknown place"
+            others.append(f"under {code} it would be indeterminate ({why})")
         elif tuple(getattr(other, key) for key in VERDICT) != verdict:
             rule = f" ({other.rule})" if other.rule else ""
             others.append(f"under {code} it would be {other.tier}{rule}")
@@ -134,33 +139,62 @@ def uses_window(band) -> bool:
 
 def judge_window(
     classifier: Classifier, w: WindowFigures, over: Over | None = None, years: int | None = None
-) -> ThresholdFinding | None:
+) -> WindowFinding | None:
     """The tier a window's sums reach, or None for a player whom no window line concerns.
 
     Owners and platforms always get a finding (below the lines it says how far
-    below); players only where a line of theirs counts over a window. Where
+    below); where their window's place is outside mainland law (台湾, 香港, 澳门)
+    or unknown to the rule book, it is indeterminate and says why. Players get
+    one only where a line of theirs counts over a window. Where
     the window's places tie and another would judge it otherwise, the
     finding's `dispute_note` says so. `w` holds every session read (its place
     decides the rules); `over(start)` the sums from a band's first day, and
     `years` overrides the period of 累计 (`--cumulative-years`).
     """
     finding = _judged(classifier, w, over, years)
-    note = _tie_note(classifier, w, finding, over, years) if finding is not None else None
-    if finding is not None and note:
+    if not isinstance(finding, ThresholdFinding):
+        return finding
+    note = _tie_note(classifier, w, finding, over, years)
+    if note:
         finding.dispute_note = f"{finding.dispute_note}; {note}" if finding.dispute_note else note
     return finding
 
 
+def unjudged(w: WindowFigures, code: str, missing: str, reason: str) -> IndeterminateFinding:
+    """未能判定: an owner's or platform's window that no mainland line can judge, and why."""
+    return IndeterminateFinding(
+        session_id=None,
+        platform=w.platform,
+        subject=w.subject,
+        jurisdiction=code,
+        player=None,
+        game="*",
+        missing=missing,
+        reason=reason,
+        window_start=w.start.isoformat(),
+        window_end=w.end.isoformat(),
+        session_count=w.sessions,
+        sessions=w.session_ids[:SESSION_IDS_SHOWN],
+    )
+
+
 def _judged(
     classifier: Classifier, w: WindowFigures, over: Over | None, years: int | None
-) -> ThresholdFinding | None:
+) -> WindowFinding | None:
     place = w.jurisdiction or (NATIONAL if w.kind != "player" else None)
     if not place:
         return None
     try:
         where = classifier.resolver.lookup(place)
-    except JurisdictionError:
-        return None
+    except JurisdictionError as exc:
+        if w.kind == "player":
+            return None  # each of the player's sessions already says the place is unknown
+        reason = f"{exc}: the rule book has no place of that code, so no line judges the window"
+        return unjudged(w, place, "jurisdiction", reason)
+    if not classifier.resolver.within_mainland(where):
+        if w.kind == "player":
+            return None
+        return unjudged(w, where.code, "mainland_law", outside_mainland(where))
     rules = classifier.resolver.ruleset(where.code, w.end)
     venue = venue_of(w.venues)
     bands = [

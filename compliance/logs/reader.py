@@ -15,6 +15,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import jiter
 import msgspec
 
 from compliance.errors import DecodeError
@@ -86,7 +87,20 @@ def decode_session(raw: bytes) -> Session:
 
 
 def duplicate_key(raw: bytes) -> str | None:
-    """The first key named twice in one object of the line, at any depth, escapes read."""
+    """The first key named twice in one object of the line, at any depth, escapes read.
+
+    jiter (compiled) proves most lines free of repeats; a line it refuses for any
+    reason (a repeat, or nesting past its limit of 200) is read again by the standard
+    library, which names the key exactly or finds none.
+    """
+    try:
+        jiter.from_json(raw, catch_duplicate_keys=True, cache_mode="keys")
+    except ValueError:
+        return _named_twice(raw)
+    return None
+
+
+def _named_twice(raw: bytes) -> str | None:
     objects: list[list[tuple[str, object]]] = []
     try:
         json.loads(raw, object_pairs_hook=objects.append)

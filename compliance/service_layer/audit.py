@@ -17,6 +17,7 @@ from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.findings import Finding, ThresholdFinding
 from compliance.domain.ledger import judge_ledger
 from compliance.domain.rules import RuleBook
+from compliance.domain.windows import WindowFinding
 from compliance.errors import LogError
 from compliance.logs.reader import MAX_LINE_BYTES, Reject
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
@@ -194,7 +195,7 @@ def audit(
 
 def judge_windows(
     uow: UnitOfWork, book: RuleBook, options: AuditOptions, summary: AuditSummary, run_id: int
-) -> list[ThresholdFinding]:
+) -> list[WindowFinding]:
     """Window findings from the stored sessions, for the run's room owners, platforms and
     players, each band over its own window back from the subject's latest session of the
     run (or `as_of`): those the run did not meet keep the findings of the runs that did."""
@@ -203,14 +204,14 @@ def judge_windows(
         return []
     read_from = read_limit(last, options.window_days)
     classifier = make_auditor(book, options).classifier
-    findings: list[ThresholdFinding] = []
+    findings: list[WindowFinding] = []
     for ledger in uow.windows.ledgers(summary.platforms, options.as_of, read_from, run_id):
         if ledger.kind != "platform":
             ledger.priors = options.priors.get((ledger.platform, ledger.id), ())
         finding = judge_ledger(classifier, ledger, options.cumulative_years)
         if finding is None:
             continue
-        if finding.rule is not None:
+        if isinstance(finding, ThresholdFinding) and finding.rule is not None:
             used = ledger.figures(date.fromisoformat(finding.window_start or ""))
             finding.sessions = uow.windows.sessions_behind(used)
         findings.append(finding)

@@ -17,6 +17,7 @@ from compliance.domain.metrics import PlayerMetrics, SessionMetrics
 from compliance.domain.ruleedit import BoundSetting, set_bound
 from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
+from compliance.domain.windows import WindowFinding
 from compliance.errors import JurisdictionError
 from compliance.service_layer.rules import with_patch
 from compliance.service_layer.seeding import stored_rules
@@ -141,7 +142,7 @@ def _rejudge_windows(
         if judged is None:
             continue
         result.windows += 1
-        was, becomes = (before.tier if before else "none"), (after.tier if after else "none")
+        was, becomes = _tier(before), _tier(after)
         if was != becomes:
             result.window_changes.append(
                 WindowChange(
@@ -154,6 +155,12 @@ def _rejudge_windows(
                     becomes,
                 )
             )
+
+
+def _tier(finding: WindowFinding | None) -> str:
+    if finding is None:
+        return "none"
+    return finding.tier if isinstance(finding, ThresholdFinding) else finding.kind
 
 
 def _code(resolver: Resolver, name: str | None) -> str | None:

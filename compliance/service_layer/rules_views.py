@@ -121,6 +121,17 @@ class ExemptionInForce:
 
 
 @dataclass(frozen=True)
+class AggravationInForce:
+    id: str
+    kind: str
+    text: str
+    article: str
+    effective_from: str | None
+    effective_to: str | None
+    within_days: int | None
+
+
+@dataclass(frozen=True)
 class RulesInForce:
     """The rules that judge a jurisdiction on a day, its chain of jurisdictions nearest first."""
 
@@ -131,6 +142,7 @@ class RulesInForce:
     bands: list[BandInForce]
     penalties: list[PenaltyInForce]
     exemptions: list[ExemptionInForce]
+    aggravations: list[AggravationInForce]
 
     def as_dict(self) -> dict[str, Any]:
         return {**asdict(self), "as_of": self.as_of.isoformat()}
@@ -175,6 +187,18 @@ def show_jurisdiction(book: RuleBook, jurisdiction: str, as_of: date | None = No
             for p in rs.penalties
         ],
         exemptions=[ExemptionInForce(e.id, e.kind, e.text) for e in rs.exemptions],
+        aggravations=[
+            AggravationInForce(
+                a.id,
+                a.kind,
+                a.text,
+                a.article,
+                a.effective_from.isoformat() if a.effective_from else None,
+                a.effective_to.isoformat() if a.effective_to else None,
+                a.within_days,
+            )
+            for a in rs.aggravations
+        ],
     )
 
 

@@ -20,10 +20,18 @@ def seed_rules(
     only_if_empty: bool = False,
 ) -> dict[str, tuple[int, int]]:
     """Load data/ into the store (idempotent: rows are upserted by id) and commit; with
-    `only_if_empty`, only into a store without rules. Call it with the unit of work open."""
+    `only_if_empty`, only into a store without rules. Call it with the unit of work open.
+
+    Under the store's write lock, the store is asked again: of two audits started at
+    once on an empty store, one seeds and the other, having waited, finds its rules."""
     if only_if_empty and uow.rules.has_any():
         return {}
-    counts = uow.rules.save(ruledata.load_book(root), actor, reason)
+    book = ruledata.load_book(root)
+    uow.rules.hold_lock()
+    if only_if_empty and uow.rules.has_any():
+        uow.commit()
+        return {}
+    counts = uow.rules.save(book, actor, reason)
     uow.commit()
     return counts
 

@@ -303,7 +303,42 @@ def test_diff_of_a_province_shows_the_national_rows_it_inherits(run):
         "- penalties zhian-2005-serious  (inherited from 000000)\n"
         "+ penalties zhian-2025-general  (inherited from 000000)\n"
         "+ penalties zhian-2025-serious  (inherited from 000000)\n"
+        "- aggravations mps-2005-repeat  (inherited from 000000)\n"
         "- aggravations zhian-2005-repeat  (inherited from 000000)\n"
         "+ aggravations zhian-2025-repeat  (inherited from 000000)\n"
-        "4 added, 4 removed, 0 changed\n"
+        "4 added, 5 removed, 0 changed\n"
     )
+
+
+def test_an_aggravations_validity_goes_through_show_export_import_and_diff(run, tmp_path):
+    shown = json.loads(
+        run("rules", "show", "湖南", "--as-of", "2024-06-01", "--format", "json").stdout
+    )
+    (notice,) = [a for a in shown["aggravations"] if a["id"] == "mps-2005-repeat"]
+    assert (notice["effective_from"], notice["effective_to"], notice["within_days"]) == (
+        "2006-03-01",
+        "2025-12-31",
+        365,
+    )
+    later = run("rules", "show", "湖南", "--as-of", "2026-06-01").stdout.splitlines()
+    assert not [line for line in later if "mps-2005-repeat" in line]
+    assert run("rules", "export", "-o", tmp_path / "out").exit_code == 0
+    national = tmp_path / "out" / "jurisdictions" / "000000-national.toml"
+    text = national.read_text(encoding="utf-8")
+    assert "effective_to = 2025-12-31\n" in text.split('id = "mps-2005-repeat"')[1]
+    head, tail = text.split('id = "mps-2005-repeat"')
+    tail = tail.replace("effective_to = 2025-12-31", "effective_to = 2024-12-31", 1)
+    national.write_text(f'{head}id = "mps-2005-repeat"{tail}', encoding="utf-8")
+    diff = run("rules", "diff", "db", tmp_path / "out")
+    assert diff.stdout.splitlines()[:2] == [
+        "~ aggravations mps-2005-repeat",
+        "    effective_to: 2025-12-31 → 2024-12-31",
+    ]
+    imported = run("rules", "import", tmp_path / "out", "--reason", "notice ends earlier")
+    assert imported.exit_code == 0, imported.output
+    show = run("rules", "show", "湖南", "--as-of", "2025-06-01").stdout
+    assert "mps-2005-repeat" not in show
+    assert run("rules", "diff", "db", ROOT / "data").stdout.splitlines()[:2] == [
+        "~ aggravations mps-2005-repeat",
+        "    effective_to: 2024-12-31 → 2025-12-31",
+    ]

@@ -56,6 +56,9 @@ def test_the_stored_rule_book_equals_the_files(any_db_url, rule_book):
     assert sorted(stored.penalties, key=lambda p: p.id) == sorted(
         rule_book.penalties, key=lambda p: p.id
     )
+    assert sorted(stored.aggravations, key=lambda a: a.id) == sorted(
+        rule_book.aggravations, key=lambda a: a.id
+    )
 
 
 def test_auditing_the_same_file_twice_keeps_one_result_per_session(any_db_url):

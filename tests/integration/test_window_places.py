@@ -27,7 +27,8 @@ def test_an_owner_split_evenly_between_two_provinces_is_judged_under_the_lower_c
     assert boss.jurisdiction == "430000"
     assert boss.dispute_note == (
         "judged under 430000: the window's sessions are tied between 430000 and 810000 "
-        "(5 each), and a tie goes to the lowest code; under 810000 no finding"
+        "(5 each), and a tie goes to the lowest code; "
+        "under 810000 it would be indeterminate (outside mainland law)"
     )
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import tracemalloc
 import zlib
 
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from compliance.cli import cli
-from compliance.logs.reader import Located, Reject, read_sessions, split_ranges
+from compliance.logs.reader import Located, Reject, duplicate_key, read_sessions, split_ranges
 from compliance.logs.schema import session_schema
 from compliance.service_layer.runners import partition_ranges
 from tests.hostile import good, line
@@ -134,3 +137,32 @@ def test_a_key_named_twice_in_one_object_is_a_reject_naming_it(tmp_path):
         None,
     ]
     assert items[0].session_id == good()["session_id"]
+
+
+_keys = st.sampled_from(["a", "b", "\\u0061", "point_value", "bet", "é", "\\\\", '\\"'])
+_json = st.recursive(
+    st.sampled_from(["1", '"x"', "null", "true", "-2.5e3", "[]", "{}"]),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4).map(lambda xs: "[" + ",".join(xs) + "]"),
+        st.lists(st.tuples(_keys, inner), max_size=4).map(
+            lambda kvs: "{" + ",".join(f'"{k}": {v}' for k, v in kvs) + "}"
+        ),
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_json, st.integers(min_value=0, max_value=250))
+def test_the_fast_duplicate_check_answers_as_the_standard_librarys_own(text, depth):
+    """jiter's proof of no repeat, with its fallback, never misses one json.loads sees."""
+    raw = ("[" * depth + text + "]" * depth).encode()
+    objects: list = []
+    json.loads(raw, object_pairs_hook=objects.append)
+    repeats = [
+        k for pairs in objects for i, (k, _) in enumerate(pairs) if k in [p[0] for p in pairs[:i]]
+    ]
+    found = duplicate_key(raw)
+    assert (found is None) == (not repeats)
+    if found is not None:
+        assert found in repeats

@@ -48,3 +48,25 @@ def test_a_note_with_awkward_characters_round_trips(rule_book, tmp_path):
     book = dataclasses.replace(rule_book, bands=[band, *rule_book.bands[1:]])
     ruletoml.export_book(book, tmp_path)
     assert ruledata.load_book(tmp_path) == book
+
+
+def test_an_aggravation_ending_before_it_begins_is_refused_naming_the_row(tmp_path):
+    import shutil
+
+    from compliance.errors import RulesError
+
+    shutil.copytree(ruledata.DATA_DIR, tmp_path / "data")
+    national = tmp_path / "data" / "jurisdictions" / "000000-national.toml"
+    text = national.read_text(encoding="utf-8")
+    national.write_text(
+        text.replace(
+            'effective_to = 2025-12-31\nsource = "legal.md (d)',
+            'effective_to = 2005-12-31\nsource = "legal.md (d)',
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        RulesError,
+        match="aggravation mps-2005-repeat: effective_to 2005-12-31 is before effective_from 2006-03-01",
+    ):
+        ruledata.load_book(tmp_path / "data")
