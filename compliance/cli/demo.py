@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -32,7 +33,8 @@ DISCLAIMER = "This tool informs; it is not legal advice. 本工具仅供参考�
     default="demo-sessions.jsonl",
     show_default=True,
     type=click.Path(dir_okay=False),
-    help="Where the simulated log is written.",
+    help="Where the simulated log is written ('-': standard output, and this summary to "
+    "standard error).",
 )
 @db_option
 def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
@@ -45,8 +47,9 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
     Example: compliance demo
     """
     store = open_store(db_url)
-    shown = run_demo(store, sessions, seed, log_path)
-    click.echo("\n".join(summary_lines(shown, store.where())))
+    to_stdout = log_path == "-"
+    shown = run_demo(store, sessions, seed, log_path, stdout=sys.stdout.buffer)
+    click.echo("\n".join(summary_lines(shown, store.where())), err=to_stdout)
 
 
 def summary_lines(shown: DemoSummary, where: str) -> list[str]:
@@ -54,7 +57,8 @@ def summary_lines(shown: DemoSummary, where: str) -> list[str]:
     made, tally = shown.log, shown.tally
     lines = [
         f"simulated {shown.spec.sessions} sessions of {len(shown.spec.games)} games "
-        f"({made.rounds} rounds, {len(made.anomalies)} tampered) → {shown.log_path}",
+        f"({made.rounds} rounds, {len(made.anomalies)} tampered) → "
+        + ("standard output" if shown.log_path == "-" else shown.log_path),
         f"database: {where} ({shown.rule_rows} rule rows seeded)",
         "",
         "Findings by province and tier  按省份和档次的结论 (players)",
