@@ -1,14 +1,14 @@
 """入口: the `compliance` command and `python -m compliance`.
 
 It imports nothing heavy before its `try`, so a Ctrl-C while the command's
-modules load ends as one later does: "interrupted" and exit 1, no traceback.
+modules load ends as one later does: "interrupted" and exit 130, no traceback.
 """
 
 from __future__ import annotations
 
 import sys
 
-INTERRUPTED = 1  # ExitCode.ERROR, not imported: compliance.cli is what may be interrupted
+INTERRUPTED = 130  # ExitCode.INTERRUPTED, not imported: compliance.cli is what may be interrupted
 
 
 def main() -> None:

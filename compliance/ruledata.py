@@ -37,6 +37,7 @@ from compliance.domain.rules import (
 from compliance.domain.tiers import Tier
 from compliance.errors import RulesError
 from compliance.resources import data_dir
+from compliance.streams import read_all
 
 DATA_DIR = data_dir()
 
@@ -58,10 +59,9 @@ def load_book(root: Path = DATA_DIR, extra: Iterable[Path] = ()) -> RuleBook:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    """A rule file's TOML, or a RulesError naming the file."""
+    """A rule file's TOML (standard input for `-`), or a RulesError naming the file."""
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        return tomllib.loads(read_all(path).decode("utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise RulesError(f"{path}: {exc}") from None
     except UnicodeDecodeError:

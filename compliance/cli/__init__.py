@@ -2,7 +2,7 @@
 
 Exit codes (ExitCode, in exit_codes.py): 0 ran (and nothing at or above
 --fail-on); 1 error; 2 usage; 3 findings at or above --fail-on (and the
-problems `rules check` and `rules verify` find).
+problems `rules check` and `rules verify` find); 130 stopped by Ctrl-C.
 """
 
 from __future__ import annotations
@@ -81,4 +81,4 @@ def main() -> None:
         sys.exit(ExitCode.ERROR)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
-        sys.exit(ExitCode.ERROR)
+        sys.exit(ExitCode.INTERRUPTED)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from typing import IO, cast
 
 import click
 
 from compliance.cli.exit_codes import ExitCode
-from compliance.cli.options import WINDOW_DAYS, db_option, open_store
-from compliance.cli.output import summary_line
+from compliance.cli.options import INPUT, WINDOW_DAYS, db_option, open_store, read_once
+from compliance.cli.output import CutOff, plural, summary_line
 from compliance.cli.progress import Progress
 from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.rules import VENUES
@@ -54,7 +55,7 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=INPUT)
 @click.option(
     "--jurisdiction", help="Where a log names none (code, name or alias: 430000, hunan, 湖南)."
 )
@@ -125,7 +126,7 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
 )
 @click.option(
     "--priors",
-    type=click.Path(exists=True, dir_okay=False),
+    type=INPUT,
     help="CSV of earlier penalties (platform,player_id,date) for the repeat rule.",
 )
 @click.option(
@@ -171,12 +172,17 @@ def audit(
     """Audit session logs (.jsonl or .jsonl.gz) and store the run.
 
     Every session is re-settled from its cards and bets, measured, and judged
-    under the rules in force in each player's jurisdiction on its date.
+    under the rules in force in each player's jurisdiction on its date. A FILE
+    of - is standard input; pipes and FIFOs are read too, gzip or not.
 
     Example: compliance audit data/samples/douniu.jsonl --fail-on administrative
+
+    From a pipe: zcat logs.jsonl.gz | compliance audit - --fail-on administrative
     """
+    read_once(files, [priors] if priors else [])
     store = open_store(db_url)
-    writer = make_writer(fmt, output, show_all)
+    sink = CutOff(output)
+    writer = make_writer(fmt, cast(IO[str], sink), show_all)
     gate = FailOn(fail_on)
 
     def on_finding(finding) -> None:
@@ -199,16 +205,13 @@ def audit(
     )
     progress = Progress()
     try:
-        summary = services.audit(store(), list(files), options, on_finding, progress.tick)
-    except KeyboardInterrupt:
-        raise click.ClickException(
-            "interrupted: the sessions stored before the stop stay, in a run marked unfinished "
-            "(reports say so); audit the files again to complete them"
-        ) from None
+        summary = services.audit(store(), list(files), options, on_finding, progress.tick, _note)
+    except services.Interrupted as stop:
+        raise Interrupted(stopped(stop)) from None
     finally:
         progress.close()
     writer.close()
-    output.flush()
+    sink.flush()
     for reject in summary.reject_list[:MAX_REJECTS_SHOWN]:
         click.echo(f"reject: {printable(reject.describe())}", err=True)
     if summary.rejects > MAX_REJECTS_SHOWN:
@@ -217,6 +220,41 @@ def audit(
             err=True,
         )
     where = store.where()
-    click.echo(summary_line(summary, where), err=True)
+    cut = "; output cut: its reader closed it, the audit went on to the end" if sink.cut else ""
+    click.echo(summary_line(summary, where) + cut, err=True)
     if gate.tripped:
         sys.exit(ExitCode.FINDINGS)
+
+
+def _note(text: str) -> None:
+    click.echo(text, err=True)
+
+
+class Interrupted(click.ClickException):
+    exit_code = ExitCode.INTERRUPTED
+
+
+def stopped(stop: services.Interrupted) -> str:
+    """What an interrupted run kept, as it is: nothing, an empty run, or its batches."""
+    summary = stop.summary
+    if summary.run_id is None:
+        return "interrupted before the run was stored: nothing of it is kept"
+    run = f"run {summary.run_id}"
+    marked = "marked unfinished (reports say so)"
+    again = "audit the files again to complete it"
+    if stop.parallel and not (summary.stored or summary.stored_rejects):
+        return (
+            f"interrupted before a worker reported a batch: {run} is kept, {marked}, with "
+            f"what its workers had stored; {again}"
+        )
+    if not (summary.stored or summary.stored_rejects):
+        return (
+            f"interrupted before the first batch was stored: no session is stored; "
+            f"{run} is kept, empty and {marked}; {again}"
+        )
+    least = "at least " if stop.parallel else ""
+    return (
+        f"interrupted: {least}{plural(summary.stored, 'session')} and "
+        f"{plural(summary.stored_rejects, 'reject')} stored before the stop stay, in {run}, "
+        f"{marked}; {again}"
+    )

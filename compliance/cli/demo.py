@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import sys
 
 import click
 
@@ -33,7 +34,8 @@ DISCLAIMER = "This tool informs; it is not legal advice. 本工具仅供参考�
     default="demo-sessions.jsonl",
     show_default=True,
     type=click.Path(dir_okay=False),
-    help="Where the simulated log is written.",
+    help="Where the simulated log is written ('-': standard output, and this summary to "
+    "standard error).",
 )
 @db_option
 def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
@@ -46,8 +48,9 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
     Example: compliance demo
     """
     store = open_store(db_url)
-    shown = run_demo(store, sessions, seed, log_path)
-    click.echo("\n".join(summary_lines(shown, store.where(), db_url)))
+    to_stdout = log_path == "-"
+    shown = run_demo(store, sessions, seed, log_path, stdout=sys.stdout.buffer)
+    click.echo("\n".join(summary_lines(shown, store.where(), db_url)), err=to_stdout)
 
 
 def next_step(log_path: str, db_url: str | None) -> str:
@@ -64,7 +67,8 @@ def summary_lines(shown: DemoSummary, where: str, db_url: str | None = None) -> 
     made, tally = shown.log, shown.tally
     lines = [
         f"simulated {shown.spec.sessions} sessions of {len(shown.spec.games)} games "
-        f"({made.rounds} rounds, {len(made.anomalies)} tampered) → {shown.log_path}",
+        f"({made.rounds} rounds, {len(made.anomalies)} tampered) → "
+        + ("standard output" if shown.log_path == "-" else shown.log_path),
         f"database: {where} ({shown.rule_rows} rule rows seeded)",
         "",
         "Findings by province and tier  按省份和档次的结论 (players)",

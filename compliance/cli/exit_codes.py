@@ -6,9 +6,11 @@ from enum import IntEnum
 
 
 class ExitCode(IntEnum):
-    """0 ran (nothing at or above --fail-on); 1 error; 2 usage; 3 findings or problems."""
+    """0 ran (nothing at or above --fail-on); 1 error; 2 usage; 3 findings or problems;
+    130 stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 
     OK = 0
     ERROR = 1
     USAGE = 2
     FINDINGS = 3
+    INTERRUPTED = 130

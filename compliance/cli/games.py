@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from compliance.cli.options import INPUT
 from compliance.cli.output import plural, to_json
 from compliance.service_layer import settle as svc
 
@@ -76,7 +77,7 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 @games.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=INPUT)
 @click.option("--game", help="The game of a single round record (a session log names its own).")
 @click.option("--preset", help="Preset for a single round record.")
 @click.option(

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import click
 
-from compliance.service_layer.bootstrap import unit_of_work_factory
+from compliance.service_layer.bootstrap import existing_database, unit_of_work_factory
 from compliance.service_layer.unit_of_work import Store, UnitOfWork, UnitOfWorkFactory
 
 MAX_ROW_ID = 2**31 - 1
 """The largest key a stored row can have (PostgreSQL's `integer`); SQLite's go further."""
 WINDOW_DAYS = click.IntRange(min=0, max=36_600)
 """Days of a window: up to a hundred years, which every date minus it can hold."""
+
+INPUT = click.Path(exists=True, dir_okay=False, allow_dash=True)
+"""A file to read: a path (a FIFO, /dev/stdin and <(…) included) or `-` for standard input."""
+
+
+def read_once(*groups) -> None:
+    """Standard input can be read once: refuse `-` given twice (to FILES and to --priors)."""
+    dashes = sum(1 for group in groups for value in group if str(value) == "-")
+    if dashes > 1:
+        raise click.UsageError("standard input (-) can be read once: give - only once")
+
 
 db_option = click.option(
     "--db",
@@ -23,6 +34,12 @@ db_option = click.option(
 def open_store(db_url: str | None, migrate: bool = True) -> Store:
     """A unit-of-work factory on the database (migrated on first use, unless told not to)."""
     return unit_of_work_factory(db_url, set_up=migrate)
+
+
+def stored_store(db_url: str | None) -> Store:
+    """Units of work on a database that must exist already: a command that only reads it
+    says so where a SQLite file is missing, and makes none."""
+    return open_store(existing_database(db_url))
 
 
 def lazy_store(db_url: str | None) -> UnitOfWorkFactory:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -62,3 +63,41 @@ def _repeated(n: int) -> str:
     if not n:
         return ""
     return f" ({n} repeating an earlier session id of the run: the later line is kept)"
+
+
+class CutOff:
+    """截断: a text stream whose reader may go away (`| head -1`). The first
+    BrokenPipeError ends the writing, not the command: later writes are dropped, and
+    the stream's descriptor is pointed at /dev/null so no flush at exit fails."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.cut = False
+
+    def write(self, text: str) -> int:
+        if not self.cut:
+            try:
+                return self.stream.write(text)
+            except BrokenPipeError:
+                self._cut()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.cut:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._cut()
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+    def _cut(self) -> None:
+        self.cut = True
+        try:
+            fd = self.stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            return
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)

@@ -7,7 +7,7 @@ import re
 import click
 
 from compliance.cli.audit import FAIL_ON
-from compliance.cli.options import MAX_ROW_ID, db_option, open_store
+from compliance.cli.options import MAX_ROW_ID, db_option, stored_store
 from compliance.reporting.model import ReportQuery
 from compliance.service_layer import reports
 
@@ -72,7 +72,7 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
 
     Example: compliance report latest --format html -o report.html --jurisdiction hunan
     """
-    store = open_store(db_url)
+    store = stored_store(db_url)
     query = ReportQuery(
         jurisdiction=jurisdiction,
         game=game,

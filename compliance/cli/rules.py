@@ -12,6 +12,8 @@ from compliance.cli.exit_codes import ExitCode
 from compliance.cli.options import MAX_ROW_ID, db_option, lazy_store
 from compliance.cli.output import emit, plural, table
 from compliance.domain.rulediff import summarise, words
+from compliance.resources import data_dir
+from compliance.service_layer import bootstrap
 from compliance.service_layer import rules as svc
 from compliance.service_layer import rules_views as views
 
@@ -32,6 +34,23 @@ SOURCE = click.option(
 )
 
 
+def book_source(source: str, db_url: str | None) -> tuple[str, str]:
+    """The database, unless it is a SQLite file not made yet: then the shipped data/, which
+    the first audit would seed into it (and no empty file is left behind); and what to say
+    of it on standard error once the command has done its work ("" where nothing)."""
+    if source != svc.DB or bootstrap.has_database(db_url):
+        return source, ""
+    return str(data_dir()), (
+        f"no database at {bootstrap.database_url(db_url)} yet: read the shipped rules "
+        f"in {data_dir()}, which the first audit seeds"
+    )
+
+
+def _note(text: str) -> None:
+    if text:
+        click.echo(text, err=True)
+
+
 @click.group()
 def rules() -> None:
     """List, check, compare, import and export the threshold data."""
@@ -50,6 +69,7 @@ def list_(jurisdiction, as_of, fmt, source, db_url) -> None:
 
     Example: compliance rules list --jurisdiction hunan --as-of 2026-03-01
     """
+    source, note = book_source(source, db_url)
     book = views.read_book(source, lazy_store(db_url))
     chosen = views.list_instruments(book, jurisdiction, as_of.date() if as_of else None)
     rows = [["instrument", "jurisdiction", "kind", "from", "to", "conf", "bands", "title"]]
@@ -67,6 +87,7 @@ def list_(jurisdiction, as_of, fmt, source, db_url) -> None:
         for i in chosen
     ]
     emit([i.as_dict() for i in chosen], fmt, table(rows))
+    _note(note)
 
 
 @rules.command()
@@ -84,9 +105,11 @@ def show(jurisdiction, as_of, fmt, source, db_url) -> None:
 
     Example: compliance rules show 湖南 --as-of 2026-03-01
     """
+    source, note = book_source(source, db_url)
     book = views.read_book(source, lazy_store(db_url))
     rules_in_force = views.show_jurisdiction(book, jurisdiction, as_of.date() if as_of else None)
     emit(rules_in_force.as_dict(), fmt, _rules_in_force_text(rules_in_force))
+    _note(note)
 
 
 def _rules_in_force_text(shown: views.RulesInForce) -> str:
@@ -120,7 +143,7 @@ def _rules_in_force_text(shown: views.RulesInForce) -> str:
 
 
 @rules.command("check")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, allow_dash=True, path_type=Path))
 @FORMAT
 @SOURCE
 @db_option
@@ -137,6 +160,9 @@ def check_(paths, fmt, source, db_url) -> None:
 
     Example: compliance rules check data/
     """
+    note = ""
+    if not any(views.is_data_folder(p) for p in paths):
+        source, note = book_source(source, db_url)
     checked = views.check_rules(list(paths), source, lazy_store(db_url))
     problems = checked.problems
     summary = (
@@ -148,6 +174,7 @@ def check_(paths, fmt, source, db_url) -> None:
         fmt,
         "\n".join([*(p.describe() for p in problems), summary]),
     )
+    _note(note)
     if problems:
         sys.exit(ExitCode.FINDINGS)
 
@@ -187,7 +214,12 @@ def _as_date(text: str) -> date | None:
 
 
 @rules.command("import")
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument(
+    "files",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, allow_dash=True, path_type=Path),
+)
 @click.option("--reason", required=True, help="Why: recorded in the change trail.")
 @click.option("--actor", help="Who: recorded in the change trail (default: $USER).")
 @db_option

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from compliance.games import game_codes
@@ -45,7 +47,12 @@ def game_list(value: tuple[str, ...]) -> tuple[str, ...]:
     help="Comma list of jurisdictions rooms and players are spread over.",
 )
 @click.option(
-    "--output", "-o", type=click.Path(dir_okay=False), default="simulated.jsonl", show_default=True
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default="simulated.jsonl",
+    show_default=True,
+    help="'-' writes the log to standard output (and the summary to standard error).",
 )
 def simulate(games, sessions, seed, anomalies, jurisdictions, output) -> None:
     """Write simulated stakelog/1 sessions from really shuffled decks.
@@ -59,8 +66,10 @@ def simulate(games, sessions, seed, anomalies, jurisdictions, output) -> None:
         anomalies=anomalies,
         jurisdictions=tuple(j.strip() for j in jurisdictions.split(",") if j.strip()),
     )
-    log = write_log(spec, output)
+    to_stdout = output == "-"
+    log = write_log(spec, sys.stdout.buffer if to_stdout else output)
     click.echo(
         f"wrote {sessions} sessions, {log.rounds} rounds, {len(log.anomalies)} anomalies "
-        f"to {output}"
+        f"to {'standard output' if to_stdout else output}",
+        err=to_stdout,
     )

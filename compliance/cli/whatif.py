@@ -17,7 +17,7 @@ from compliance.service_layer import backtest as svc
     "--rules",
     "paths",
     multiple=True,
-    type=click.Path(exists=True, path_type=Path),
+    type=click.Path(exists=True, allow_dash=True, path_type=Path),
     help="Rule file or folder laid over the stored rules (repeatable).",
 )
 @click.option(

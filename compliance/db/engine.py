@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 import msgspec
-from sqlalchemy import Engine, create_engine, event, inspect
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import Engine, create_engine, event, inspect, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from compliance.db import migrate
 from compliance.db.finding_rows import json_text
@@ -22,6 +22,21 @@ def database_url(option: str | None = None) -> str:
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
     return url
+
+
+def missing_sqlite_file(url: str) -> str | None:
+    """The file a SQLite URL names where it does not exist (connecting would create it);
+    None for an existing file, an in-memory database or another database."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None  # make_engine says what is wrong with it
+    name = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not name or name == ":memory:":
+        return None
+    if name.startswith("file:") or parsed.query.get("mode") == "memory":
+        return None
+    return None if os.path.exists(name) else name
 
 
 def make_engine(url: str) -> Engine:

@@ -2,12 +2,15 @@
 
 Every line ends as a decoded `Session` or a `Reject`; nothing is dropped.
 A file can be read whole or by a byte range that starts and ends on line
-boundaries, which is how parallel audits split their input.
+boundaries, which is how parallel audits split their input. Standard input
+(`-`), pipes and FIFOs are read whole, front to back; gzip is known by its
+name or its first bytes, and a byte-order mark before the first line is dropped.
 """
 
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import re
@@ -20,6 +23,7 @@ import msgspec
 
 from compliance.errors import DecodeError
 from compliance.logs.records import ID_LENGTH, Session, SessionId
+from compliance.streams import BOM, is_gzip_file, is_stream, open_log
 
 _decoder = msgspec.json.Decoder(Session)
 _id_decoder = msgspec.json.Decoder(SessionId)
@@ -56,7 +60,13 @@ class Located:
 
 
 def is_gzip(path: str) -> bool:
-    return path.endswith(".gz")
+    """Gzip by its name or its magic bytes; a stream is not opened to find out."""
+    return path.endswith(".gz") or (not is_stream(path) and is_gzip_file(path))
+
+
+def is_whole(path: str) -> bool:
+    """Read only whole, front to back: gzip, standard input, a pipe or a FIFO."""
+    return is_stream(path) or is_gzip(path)
 
 
 def decode_session(raw: bytes) -> Session:
@@ -171,21 +181,10 @@ def iter_lines(
     counted from the file's beginning, so rejects name the true line. A line
     longer than `max_line_bytes` comes as a LongLine, read past in bounded memory.
     """
-    if is_gzip(path):
+    if is_whole(path):
         if start or end is not None:
-            raise ValueError("gzip files are read whole")
-        number = 0
-        with gzip.open(path, "rb") as fh:
-            try:
-                while True:
-                    raw, _ = _next_line(fh, max_line_bytes)
-                    if not raw:
-                        break
-                    number += 1
-                    if isinstance(raw, LongLine) or not raw.isspace():
-                        yield number, raw
-            except (OSError, EOFError, zlib.error) as exc:
-                raise UnreadableRest(number + 1, _gzip_reason(exc)) from None
+            raise ValueError("gzip files and streams are read whole")
+        yield from _whole_lines(path, max_line_bytes)
         return
     with open(path, "rb") as fh:
         marks = _line_marks(path, fh)
@@ -206,9 +205,44 @@ def iter_lines(
                 break
             number += 1
             pos += size
+            if number == 1:
+                raw = _without_bom(raw)
             if isinstance(raw, LongLine) or not raw.isspace():
                 yield number, raw
         marks[pos] = number
+
+
+def _whole_lines(path: str, max_line_bytes: int) -> Iterator[tuple[int, bytes | LongLine]]:
+    with open_log(path) as fh:
+        yield from _lines_of(fh, max_line_bytes)
+
+
+def _lines_of(fh, max_line_bytes: int) -> Iterator[tuple[int, bytes | LongLine]]:
+    """Every non-blank line of a stream read front to back; damage of a gzip stream ends
+    it as UnreadableRest."""
+    number = 0
+    unzipping = isinstance(fh, gzip.GzipFile)
+    try:
+        while True:
+            raw, _ = _next_line(fh, max_line_bytes)
+            if not raw:
+                break
+            number += 1
+            if number == 1:
+                raw = _without_bom(raw)
+            if isinstance(raw, LongLine) or not raw.isspace():
+                yield number, raw
+    except (OSError, EOFError, zlib.error) as exc:
+        if not unzipping:
+            raise
+        raise UnreadableRest(number + 1, _gzip_reason(exc)) from None
+
+
+def _without_bom(raw: bytes | LongLine) -> bytes | LongLine:
+    """A UTF-8 byte-order mark (which editors on Windows write) is no part of the JSON."""
+    if isinstance(raw, bytes) and raw.startswith(BOM):
+        return raw[len(BOM) :]
+    return raw
 
 
 class UnreadableRest(Exception):
@@ -264,26 +298,40 @@ def _count_lines(fh, start: int, upto: int) -> int:
 
 
 def read_sessions(
-    path: str, start: int = 0, end: int | None = None, max_line_bytes: int = MAX_LINE_BYTES
+    path: str,
+    start: int = 0,
+    end: int | None = None,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    name: str | None = None,
 ) -> Iterator[Located | Reject]:
     """Every session of a file (or byte range), in order, or the reject it became;
-    where the rest of a file cannot be read, one reject says from which line."""
+    where the rest of a file cannot be read, one reject says from which line. Both
+    name the file `name` where given (a stream spooled to a file keeps the name given)."""
+    yield from _sessions(iter_lines(path, start, end, max_line_bytes), name or path)
+
+
+def sessions_in(data: bytes, name: str) -> Iterator[Located | Reject]:
+    """Every session of a log already read into memory (plain bytes), as `read_sessions`."""
+    yield from _sessions(_lines_of(io.BytesIO(data), MAX_LINE_BYTES), name)
+
+
+def _sessions(lines: Iterator[tuple[int, bytes | LongLine]], shown: str):
     try:
-        for number, raw in iter_lines(path, start, end, max_line_bytes):
+        for number, raw in lines:
             if isinstance(raw, LongLine):
-                yield Reject(path, number, None, raw.reason())
+                yield Reject(shown, number, None, raw.reason())
                 continue
             try:
-                yield Located(path, number, decode_session(raw))
+                yield Located(shown, number, decode_session(raw))
             except DecodeError as exc:
-                yield Reject(path, number, guess_session_id(raw), str(exc))
+                yield Reject(shown, number, guess_session_id(raw), str(exc))
     except UnreadableRest as exc:
-        yield Reject(path, exc.line, None, exc.reason)
+        yield Reject(shown, exc.line, None, exc.reason)
 
 
 def split_ranges(path: str, parts: int) -> list[tuple[int, int | None]]:
     """Byte ranges that cover the file; each range owns lines starting in it."""
-    if is_gzip(path) or parts <= 1:
+    if is_whole(path) or parts <= 1:
         return [(0, None)]
     size = os.path.getsize(path)
     step = max(1, size // parts)

@@ -6,8 +6,10 @@ work and the serial runner.
 
 from __future__ import annotations
 
+import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -18,7 +20,7 @@ from compliance.domain.findings import Finding, ThresholdFinding
 from compliance.domain.ledger import judge_ledger
 from compliance.domain.rules import RuleBook
 from compliance.domain.windows import WindowFinding
-from compliance.errors import LogError
+from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import MAX_LINE_BYTES, Reject
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
 from compliance.service_layer.runners import (
@@ -30,6 +32,7 @@ from compliance.service_layer.runners import (
 )
 from compliance.service_layer.seeding import ensure_rules
 from compliance.service_layer.unit_of_work import UnitOfWork
+from compliance.streams import is_stream, spool
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ class AuditSummary:
     last_day: date | None = None
     windows: int = 0
     repeated: int = 0
+    stored: int = 0  # sessions committed so far (by this process or reported by a worker)
+    stored_rejects: int = 0
 
     def count(self, session) -> None:
         self.sessions += 1
@@ -117,6 +122,14 @@ def _ignore(_finding) -> None:
     pass
 
 
+class Interrupted(KeyboardInterrupt):
+    """中断: a run stopped by Ctrl-C, with what it had committed by then."""
+
+    def __init__(self, summary: AuditSummary, strict: bool, parallel: bool):
+        super().__init__()
+        self.summary, self.strict, self.parallel = summary, strict, parallel
+
+
 def audit(
     uow: UnitOfWork,
     files: list[str],
@@ -125,6 +138,8 @@ def audit(
     on_session: Callable[
         [AuditedSession | StoredSession | Reject | RejectsStored], None
     ] = lambda s: None,
+    on_note: Callable[[str], None] = lambda s: None,
+    names: dict[str, str] | None = None,
 ) -> AuditSummary:
     """Audit log files: judge every session, store results in batches, count.
 
@@ -132,34 +147,87 @@ def audit(
     process pool (or on Dask); results come back in file order, so the run
     stores and prints exactly what a serial run would. Where the workers can
     reach the database (`uow.worker_factory()`), each stores its own sessions.
+    A stream (`-`, a pipe, a FIFO) cannot be split: for workers it is first
+    copied to a temporary file, which `on_note` is told. `names` gives a file that
+    stands for another input (a copy) the name to store and show instead of its path.
     With `strict`, the first reject stops the run with LogError and nothing of
     the run is kept. Otherwise the run is committed as it starts, so a run
     that never reaches its end still shows, unfinished; rejects are stored
     in batches of their own, so a log of nothing but rejects runs in bounded
-    memory.
+    memory. Ctrl-C raises Interrupted, which says what was stored.
     """
     summary = AuditSummary()
+    parallel = options.workers > 1 or bool(options.dask)
+    try:
+        with _splittable(files, options, on_note) as spooled:
+            inputs = [next((p for p, n in spooled.items() if n == f), f) for f in files]
+            shown = {**(names or {}), **spooled}
+            _audit(uow, inputs, shown, options, summary, on_finding, on_session)
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:
+        raise Interrupted(summary, options.strict, parallel) from None
+    return summary
+
+
+@contextmanager
+def _splittable(
+    files: list[str], options: AuditOptions, on_note: Callable[[str], None]
+) -> Iterator[dict[str, str]]:
+    """Each input as a runner reads it: a stream spooled to a temporary file where workers
+    split the input; the spooled path → the name given."""
+    streams = [f for f in files if is_stream(f)]
+    if not streams or not (options.workers > 1 or options.dask):
+        yield {}
+        return
+    if options.dask and options.dask != "local":
+        raise ConfigError(
+            f"--dask {options.dask}: the workers read the input where they run, and "
+            f"{streams[0]} is a stream only this process can read: save it to a file they reach"
+        )
+    with tempfile.TemporaryDirectory(prefix="compliance-spool-") as folder:
+        names: dict[str, str] = {}
+        for name in streams:
+            on_note(
+                f"spooling {name} to a temporary file so that the workers can split it "
+                "(a stream cannot be read by offsets); it is removed after the run"
+            )
+            names[spool(name, folder)] = name
+        yield names
+
+
+def _audit(
+    uow: UnitOfWork,
+    inputs: list[str],
+    names: dict[str, str],
+    options: AuditOptions,
+    summary: AuditSummary,
+    on_finding: Callable[[Finding | EncodedFinding], None],
+    on_session: Callable[[AuditedSession | StoredSession | Reject | RejectsStored], None],
+) -> None:
     if options.latest_day is None:
         options = replace(options, latest_day=datetime.now(UTC).date() + timedelta(days=1))
     with uow, few_collections():
         book = ensure_rules(uow)
+        files = [names.get(path, path) for path in inputs]
         run_id = uow.runs.start(files, options.as_of, _options_record(options))
-        summary.run_id = run_id
         batch: list[AuditedSession] = []
         rejects: list[Reject] = []
         parallel_store = (options.workers > 1 or bool(options.dask)) and not options.strict
         store = uow.worker_factory() if parallel_store else None
         if not options.strict:
             uow.commit()
+            summary.run_id = run_id
         with_findings = on_finding is not _ignore
         runner = runner_for(options.workers, options.dask, store)
-        judged = runner.judge(
-            make_auditor(book, options), files, summary.totals, run_id, with_findings
-        )
+        auditor = make_auditor(book, options)
+        auditor.names = names
+        judged = runner.judge(auditor, inputs, summary.totals, run_id, with_findings)
         for item in judged:
             on_session(item)
             if isinstance(item, RejectsStored):
                 summary.rejects += item.count
+                summary.stored_rejects += item.count
                 continue
             if isinstance(item, Reject):
                 if options.strict:
@@ -168,21 +236,23 @@ def audit(
                 if len(summary.reject_list) < 100:
                     summary.reject_list.append(item)
                 if isinstance(item, StoredReject):
+                    summary.stored_rejects += 1
                     continue
                 rejects.append(item)
                 if len(rejects) >= options.reject_batch_size:
-                    _flush_rejects(uow, run_id, rejects)
+                    _flush_rejects(uow, run_id, rejects, summary)
                 continue
             summary.count(item)
             if on_finding is not _ignore:
                 for finding in item.findings:
                     on_finding(finding)
             if isinstance(item, StoredSession):
+                summary.stored += 1
                 continue
             batch.append(item)
             if len(batch) >= options.batch_size:
-                _flush(uow, run_id, batch, rejects)
-        _flush(uow, run_id, batch, rejects)
+                _flush(uow, run_id, batch, rejects, summary)
+        _flush(uow, run_id, batch, rejects, summary)
         uow.runs.refresh_statistics()
         summary.repeated = uow.runs.count_repeated(run_id)
         for finding in judge_windows(uow, book, options, summary, run_id):
@@ -190,7 +260,7 @@ def audit(
             on_finding(finding)
         uow.runs.finish(run_id, summary.sessions, summary.rejects, summary.as_dict())
         uow.commit()
-    return summary
+        summary.run_id = run_id
 
 
 def judge_windows(
@@ -225,17 +295,22 @@ def read_limit(last: date, window_days: int | None) -> date | None:
     return None if window_days is None else last - timedelta(days=window_days - 1)
 
 
-def _flush(uow: UnitOfWork, run_id: int, batch: list, rejects: list) -> None:
+def _flush(uow: UnitOfWork, run_id: int, batch: list, rejects: list, summary: AuditSummary) -> None:
     uow.runs.store_sessions(run_id, batch)
     uow.runs.store_rejects(run_id, rejects)
     uow.commit()
+    summary.run_id = run_id
+    summary.stored += len(batch)
+    summary.stored_rejects += len(rejects)
     batch.clear()
     rejects.clear()
 
 
-def _flush_rejects(uow: UnitOfWork, run_id: int, rejects: list) -> None:
+def _flush_rejects(uow: UnitOfWork, run_id: int, rejects: list, summary: AuditSummary) -> None:
     uow.runs.store_rejects(run_id, rejects)
     uow.commit()
+    summary.run_id = run_id
+    summary.stored_rejects += len(rejects)
     rejects.clear()
 
 

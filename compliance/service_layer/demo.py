@@ -6,9 +6,14 @@ it out as the findings table by province and tier.
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections import Counter
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from compliance.domain.findings import Finding, IndeterminateFinding, ThresholdFinding
 from compliance.games import game_codes
@@ -19,6 +24,7 @@ from compliance.service_layer import seeding
 from compliance.service_layer.runners import EncodedFinding
 from compliance.service_layer.simulate import SimulatedLog, SimulationSpec, write_log
 from compliance.service_layer.unit_of_work import UnitOfWorkFactory
+from compliance.streams import is_stdin
 
 INDETERMINATE = "indeterminate"
 DEMO_ANOMALIES = 0.01
@@ -84,17 +90,32 @@ def run_demo(
     seed: int,
     log_path: str,
     report_path: str | Path = "report.html",
+    stdout: IO[bytes] | None = None,
 ) -> DemoSummary:
     """演示: seed the rules, simulate `sessions` sessions of every game with a few tampered
-    rounds into `log_path`, audit them, and write the run's HTML report to `report_path`."""
+    rounds into `log_path`, audit them, and write the run's HTML report to `report_path`.
+    A `log_path` of `-` writes the log to `stdout`; the run names it `-`."""
     counts = seeding.seed(uows())
     spec = SimulationSpec(
         games=tuple(game_codes()), sessions=sessions, seed=seed, anomalies=DEMO_ANOMALIES
     )
-    made = write_log(spec, log_path)
     tally = FindingTally()
     options = audit_cases.AuditOptions()
-    summary = audit_cases.audit(uows(), [log_path], options, tally.see)
+    with ExitStack() as stack:
+        written = log_path
+        if is_stdin(log_path):
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="compliance-demo-"))
+            written = os.path.join(folder, "demo-sessions.jsonl")
+        made = write_log(spec, written)
+        if written != log_path:
+            if stdout is None:
+                raise ValueError("a demo log written to standard output needs the stream")
+            with open(written, "rb") as fh:
+                shutil.copyfileobj(fh, stdout, 1 << 20)
+            stdout.flush()
+        summary = audit_cases.audit(
+            uows(), [written], options, tally.see, names={written: log_path}
+        )
     report = report_cases.make_report(uows(), ReportQuery(), summary.run_id)
     page = report_cases.write_report(report, "html", report_path).resolve()
     return DemoSummary(

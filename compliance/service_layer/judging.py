@@ -45,6 +45,8 @@ class Auditor:
     priors: dict[tuple[str, str], tuple[date, ...]] = field(default_factory=dict)
     latest_day: date | None = None
     max_line_bytes: int = MAX_LINE_BYTES
+    names: dict[str, str] = field(default_factory=dict)
+    """A spooled copy's path → the name the input was given (`-`, a FIFO's path)."""
 
     def audit(self, item: Located) -> AuditedSession:
         """Replay, measure and classify one session; LogError if it cannot be replayed."""
@@ -152,7 +154,8 @@ class Auditor:
         self, path: str, start: int = 0, end: int | None = None
     ) -> Iterator[AuditedSession | Reject]:
         """Every session of one partition judged, or the reject it became."""
-        for item in read_sessions(path, start, end, self.max_line_bytes):
+        name = self.names.get(path)
+        for item in read_sessions(path, start, end, self.max_line_bytes, name):
             if isinstance(item, Reject):
                 yield storable_reject(item)
                 continue

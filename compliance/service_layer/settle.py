@@ -16,8 +16,9 @@ import msgspec
 from compliance.domain.rounds import RoundResult
 from compliance.errors import ConfigError, DecodeError
 from compliance.games import NAMES_ZH, game_codes, get_game
-from compliance.logs.reader import Reject, read_sessions
+from compliance.logs.reader import Reject, sessions_in
 from compliance.logs.records import Player, Session, Variant
+from compliance.streams import read_all
 
 PLAYER_KEYED = ("claimed", "chips", "antes", "hands")
 RECORDS_SESSION_ID = "(records)"
@@ -101,8 +102,9 @@ def settle_file(
 ) -> list[SettledSession]:
     """结算: every round of each session of a log, or of a file of round records (one, or a
     JSON list) of `game`, whose players are those the records name (GameNeededError without it)."""
+    data = read_all(path)
     try:
-        text = Path(path).read_text(encoding="utf-8").strip()
+        text = data.decode("utf-8").strip()
     except UnicodeDecodeError:
         raise DecodeError(f"{path}: not UTF-8 text") from None
     if is_round_records(text):
@@ -111,7 +113,7 @@ def settle_file(
         sessions = [session_of_rounds(game, preset, text)]
     else:
         sessions = []
-        for item in read_sessions(str(path)):
+        for item in sessions_in(data, str(path)):
             if isinstance(item, Reject):
                 raise DecodeError(item.describe())
             sessions.append(item.session)

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import IO, Any
 
 import msgspec
 
@@ -123,12 +123,19 @@ def _population(rng: random.Random, spec: SimulationSpec) -> list[dict[str, Any]
     return people
 
 
-def write_log(spec: SimulationSpec, path: str) -> SimulatedLog:
-    """Write the sessions to a file; keep the anomaly list, not the lines."""
-    log = SimulatedLog()
+def write_log(spec: SimulationSpec, path: str | IO[bytes]) -> SimulatedLog:
+    """Write the sessions to a file (or a binary stream); keep the anomaly list, not the lines."""
+    if not isinstance(path, str):
+        return _write(spec, path)
     with open(path, "wb") as out:
-        for line, anomalies, rounds in generate(spec):
-            out.write(line)
-            log.anomalies.extend(anomalies)
-            log.rounds += rounds
+        return _write(spec, out)
+
+
+def _write(spec: SimulationSpec, out: IO[bytes]) -> SimulatedLog:
+    log = SimulatedLog()
+    for line, anomalies, rounds in generate(spec):
+        out.write(line)
+        log.anomalies.extend(anomalies)
+        log.rounds += rounds
+    out.flush()
     return log

@@ -130,21 +130,6 @@ def test_an_unexpected_failure_is_one_line_asking_for_a_report(run, monkeypatch)
     )
 
 
-def test_an_interrupted_audit_says_what_it_kept(run, monkeypatch):
-    from compliance.service_layer import audit as services
-
-    def interrupted(*args, **kwargs):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(services, "audit", interrupted)
-    result = run("audit", DOUNIU)
-    assert (result.exit_code, result.stderr) == (
-        1,
-        "Error: interrupted: the sessions stored before the stop stay, in a run marked "
-        "unfinished (reports say so); audit the files again to complete them\n",
-    )
-
-
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_session_id_met_twice_is_counted_and_its_later_line_kept(run, tmp_path, workers):
     first, other = (SAMPLES / "douniu.jsonl").read_text().splitlines()[:2]

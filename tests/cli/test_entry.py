@@ -24,20 +24,20 @@ main()
 """
 
 
-def test_ctrl_c_while_the_modules_load_is_one_line_and_exit_one():
+def test_ctrl_c_while_the_modules_load_is_one_line_and_exit_130():
     done = subprocess.run(
         [sys.executable, "-c", INTERRUPT_ON_IMPORT, "--version"],
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert (done.returncode, done.stderr, done.stdout) == (1, "interrupted\n", "")
+    assert (done.returncode, done.stderr, done.stdout) == (130, "interrupted\n", "")
 
 
 def test_the_entry_point_is_the_module_that_imports_nothing_first():
     (script,) = entry_points(group="console_scripts", name="compliance")
     assert script.value == "compliance.__main__:main"
-    assert INTERRUPTED == ExitCode.ERROR
+    assert INTERRUPTED == ExitCode.INTERRUPTED
 
 
 def test_python_dash_m_compliance_runs_the_command():

@@ -30,7 +30,7 @@ def run():
     return invoke
 
 
-def test_report_of_an_empty_database_is_a_one_line_error(run, sqlite_url):
+def test_report_of_an_empty_database_is_a_one_line_error(run, sqlite_engine, sqlite_url):
     result = run(sqlite_url)
     assert (result.exit_code, result.stderr) == (
         1,

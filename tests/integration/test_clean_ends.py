@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -19,6 +20,7 @@ from compliance.errors import LogError
 from compliance.logs.reader import Reject
 from compliance.service_layer import audit as services
 from compliance.service_layer import runners
+from compliance.service_layer.simulate import SimulationSpec, write_log
 from tests.conftest import SAMPLES
 
 
@@ -93,17 +95,18 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="FIFOs and /proc")
 def test_pool_workers_end_when_their_parent_is_killed(tmp_path, sqlite_url):
-    """Each worker blocks opening a FIFO nobody writes: only its parent's death ends it."""
-    fifos = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
-    for fifo in fifos:
-        os.mkfifo(fifo)
+    """Once the workers start, the test takes the database's write lock, so the run cannot
+    end: only its parent's death ends a worker. (FIFOs, which did this before issue #19,
+    are now spooled by the parent before any worker starts.)"""
+    log = tmp_path / "big.jsonl"
+    write_log(SimulationSpec(games=("douniu",), sessions=3000, seed=3), str(log))
     parent = subprocess.Popen(
         [
             sys.executable,
             "-c",
             "from compliance.cli import main; main()",
             "audit",
-            *map(str, fifos),
+            str(log),
             "--workers",
             "2",
         ],
@@ -112,11 +115,14 @@ def test_pool_workers_end_when_their_parent_is_killed(tmp_path, sqlite_url):
         stderr=subprocess.DEVNULL,
     )
     workers: list[int] = []
+    lock = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"), timeout=60)
     try:
         deadline = time.monotonic() + 60
         while len(workers := _children(parent.pid)) < 2:
             assert time.monotonic() < deadline, "the pool's workers never started"
             time.sleep(0.1)
+        lock.execute("BEGIN IMMEDIATE")
+        assert parent.poll() is None, "the run ended before its parent could be killed"
         parent.send_signal(signal.SIGKILL)
         parent.wait()
         deadline = time.monotonic() + 5
@@ -124,6 +130,7 @@ def test_pool_workers_end_when_their_parent_is_killed(tmp_path, sqlite_url):
             time.sleep(0.1)
         assert [pid for pid in workers if _alive(pid)] == []
     finally:
+        lock.close()
         parent.kill()
         for pid in workers:
             if _alive(pid):
@@ -154,6 +161,7 @@ def test_storing_workers_store_their_rejects_and_send_back_a_few(any_db_url, tmp
 WATCHED_CHILD = """
 import os, signal, sys, time
 from compliance.service_layer import runners
+from compliance.service_layer.simulate import SimulationSpec, write_log
 
 parent = os.getpid()
 if os.fork() == 0:
