@@ -64,6 +64,7 @@ def test_show_gives_each_band_its_tier_condition_source_and_confidence(run):
         "condition": "(single_stake ≥ 20 and ≤ 50) or (session_win_loss ≥ 2000 and < 5000)",
         "game_classes": [],
         "role": None,
+        "venues": [],
         "article": "一般情节",
         "penalty": "处五日以下拘留或者五百元以下罚款",
         "instrument": "hn-2015-discretion",
@@ -289,3 +290,12 @@ def test_a_seed_says_who_and_why_in_the_trail(run):
     assert run("db", "seed", "--reason", "first load", "--actor", "wang").exit_code == 0
     newest = run("rules", "history", "--limit", "1").stdout.splitlines()[1].split()
     assert (newest[2], newest[-2:]) == ("wang", ["first", "load"])
+
+
+def test_show_names_the_venue_a_band_tests(run):
+    lines = run("rules", "show", "jiangsu", "--as-of", "2026-03-01").stdout.splitlines()
+    assert "  赌资较大 administrative  [player; venue online]  js-2010-a-fine" in lines
+    assert (
+        "  赌资较大 administrative  [player; venue private_home, public_place, vehicle, workplace]"
+        "  js-2010-b-fine"
+    ) in lines
