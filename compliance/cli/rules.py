@@ -119,7 +119,14 @@ def _rules_in_force_text(shown: views.RulesInForce) -> str:
     ]
     for band in shown.bands:
         scope = ", ".join(
-            filter(None, [", ".join(band.game_classes), f"role {band.role}" if band.role else ""])
+            filter(
+                None,
+                [
+                    ", ".join(band.game_classes),
+                    f"role {band.role}" if band.role else "",
+                    f"venue {', '.join(band.venues)}" if band.venues else "",
+                ],
+            )
         )
         lines += [
             f"  {band.tier_label}  [{band.subject}{'; ' + scope if scope else ''}]  {band.id}",

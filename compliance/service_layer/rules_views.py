@@ -98,6 +98,7 @@ class BandInForce:
     condition: str
     game_classes: list[str]
     role: str | None
+    venues: list[str]
     article: str
     penalty: str
     instrument: str
@@ -165,6 +166,7 @@ def show_jurisdiction(book: RuleBook, jurisdiction: str, as_of: date | None = No
             condition=condition_words(b.condition),
             game_classes=sorted(b.game_classes),
             role=b.role,
+            venues=sorted(b.venues),
             article=b.article,
             penalty=b.penalty,
             instrument=b.instrument,

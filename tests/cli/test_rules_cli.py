@@ -64,6 +64,7 @@ def test_show_gives_each_band_its_tier_condition_source_and_confidence(run):
         "condition": "(single_stake ≥ 20 and ≤ 50) or (session_win_loss ≥ 2000 and < 5000)",
         "game_classes": [],
         "role": None,
+        "venues": [],
         "article": "一般情节",
         "penalty": "处五日以下拘留或者五百元以下罚款",
         "instrument": "hn-2015-discretion",
@@ -342,3 +343,12 @@ def test_an_aggravations_validity_goes_through_show_export_import_and_diff(run, 
         "~ aggravations mps-2005-repeat",
         "    effective_to: 2024-12-31 → 2025-12-31",
     ]
+
+
+def test_show_names_the_venue_a_band_tests(run):
+    lines = run("rules", "show", "jiangsu", "--as-of", "2026-03-01").stdout.splitlines()
+    assert "  赌资较大 administrative  [player; venue online]  js-2010-a-fine" in lines
+    assert (
+        "  赌资较大 administrative  [player; venue private_home, public_place, vehicle, workplace]"
+        "  js-2010-b-fine"
+    ) in lines

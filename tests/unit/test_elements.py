@@ -163,3 +163,24 @@ def test_a_sessions_venue_is_as_logged_or_the_runs_default(written, judged):
     assert session_venue(s, "vehicle") == (judged if written == "private_home" else "vehicle")
     props = session_schema()["$defs"]["Session"]["properties"]
     assert props["venue"]["default"] is None
+
+
+def test_a_band_naming_an_unknown_venue_is_refused():
+    from compliance.domain.rules import RuleBook
+    from compliance.errors import RulesError
+    from compliance.ruledata import add_jurisdiction_file
+
+    doc = {
+        "jurisdiction": {"code": "990000", "name_zh": "测试", "level": "province"},
+        "band": [
+            {
+                "id": "b1",
+                "instrument": "i1",
+                "tier": "administrative",
+                "venues": ["moon"],
+                "when": {"metric": "capital", "min": 1},
+            }
+        ],
+    }
+    with pytest.raises(RulesError, match=r"t.toml band b1: venues must be a list of online, "):
+        add_jurisdiction_file(RuleBook(), doc, "t.toml")
