@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
+from math import comb
 
 import pytest
 
@@ -220,3 +221,22 @@ def test_five_small_bull_beats_five_face_and_four_bomb_and_pays_its_multiplier(p
         ["SA", "HA", "CA", "DA", "S2"], Variant(preset=preset, options={"five_small_max": 4})
     )
     assert (on["rank"], on["name_zh"], on["multiplier"]) == ("five_small", "五小牛", multiplier)
+
+
+@pytest.mark.parametrize(
+    ("card_max", "deals"),
+    [
+        pytest.param(4, 776, id="≤ 4: 776 of the 2,598,960 five-card deals"),
+        pytest.param(5, 844, id="≤ 5: 68 more (A A A A 5: 4; A A A 2 5: 4 × 4 × 4)"),
+    ],
+)
+def test_five_small_bull_counts_over_the_whole_deck(card_max, deals):
+    found = 0
+    for key, base in hands.score_table(card_max).items():
+        if base >> hands.LEVEL_SHIFT == hands.FIVE_SMALL:
+            counts = Counter(r for r in range(1, 14) for _ in range((key >> 3 * (r - 1)) & 7))
+            ways = 1
+            for n in counts.values():
+                ways *= comb(4, n)
+            found += ways
+    assert found == deals
