@@ -164,7 +164,9 @@ def audit(
     Every session is re-settled from its cards and bets, measured, and judged
     under the rules in force in each player's jurisdiction on its date.
 
-    Example: compliance audit data/samples/douniu.jsonl --fail-on administrative
+    \b
+    Example:
+      compliance audit data/samples/douniu.jsonl --fail-on administrative
     """
     store = open_store(db_url)
     writer = make_writer(fmt, output, show_all)
