@@ -175,9 +175,13 @@ def audit(
     under the rules in force in each player's jurisdiction on its date. A FILE
     of - is standard input; pipes and FIFOs are read too, gzip or not.
 
-    Example: compliance audit data/samples/douniu.jsonl --fail-on administrative
+    \b
+    Example:
+      compliance audit data/samples/douniu.jsonl --fail-on administrative
 
-    From a pipe: zcat logs.jsonl.gz | compliance audit - --fail-on administrative
+    \b
+    From a pipe:
+      zcat logs.jsonl.gz | compliance audit - --fail-on administrative
     """
     read_once(files, [priors] if priors else [])
     store = open_store(db_url)

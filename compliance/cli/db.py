@@ -18,7 +18,9 @@ def db() -> None:
 def upgrade(db_url: str | None) -> None:
     """Migrate the database to the newest schema.
 
-    Example: compliance db upgrade --db postgresql://127.0.0.1/compliance
+    \b
+    Example:
+      compliance db upgrade --db postgresql://127.0.0.1/compliance
     """
     click.echo(f"database at {bootstrap.upgrade(db_url)} (head)")
 
@@ -28,7 +30,9 @@ def upgrade(db_url: str | None) -> None:
 def current(db_url: str | None) -> None:
     """Print the database's schema revision and the newest one.
 
-    Example: compliance db current
+    \b
+    Example:
+      compliance db current
     """
     now, head = bootstrap.revisions(db_url)
     state = "up to date" if now == head else "behind: run `compliance db upgrade`"
@@ -49,7 +53,9 @@ def seed(reason: str, actor: str | None, db_url: str | None) -> None:
 
     Every row added or changed is recorded in the change trail.
 
-    Example: compliance db seed --reason "湖南 2015 基准 re-read" --actor li
+    \b
+    Example:
+      compliance db seed --reason "湖南 2015 基准 re-read" --actor li
     """
     counts = seeding.seed(open_store(db_url)(), reason, actor)
     added = sum(i for i, _ in counts.values())

@@ -45,7 +45,9 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
     writes a simulated log with a few tampered rounds, audits it and prints
     findings by tier and province.
 
-    Example: compliance demo
+    \b
+    Example:
+      compliance demo
     """
     store = open_store(db_url)
     to_stdout = log_path == "-"

@@ -22,7 +22,9 @@ def games() -> None:
 def list_games() -> None:
     """List the game codes this tool replays.
 
-    Example: compliance games list
+    \b
+    Example:
+      compliance games list
     """
     for game in svc.list_games():
         click.echo(f"{game.code:<11} {game.name_zh} {game.name_en}")
@@ -41,7 +43,9 @@ def list_games() -> None:
 def evaluate(game: str, cards: tuple[str, ...], preset, options, fmt) -> None:
     """Say what a hand is: cards as arguments, or a JSON record on standard input.
 
-    Example: compliance games eval douniu SA H2 C3 D4 S5
+    \b
+    Example:
+      compliance games eval douniu SA H2 C3 D4 S5
     """
     hand: Any = list(cards)
     if not cards:
@@ -91,7 +95,9 @@ def settle(file: str, game: str | None, preset: str | None, fmt: str) -> None:
     A file of round records (one, or a JSON list) needs --game; its players
     are those the records name.
 
-    Example: compliance games settle data/samples/douniu.jsonl
+    \b
+    Example:
+      compliance games settle data/samples/douniu.jsonl
     """
     try:
         sessions = svc.settle_file(file, game, preset)

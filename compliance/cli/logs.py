@@ -17,6 +17,8 @@ def logs() -> None:
 def schema() -> None:
     """Print the JSON Schema of a stakelog/1 session line.
 
-    Example: compliance logs schema > stakelog-1.schema.json
+    \b
+    Example:
+      compliance logs schema > stakelog-1.schema.json
     """
     click.echo(to_json(session_schema()))

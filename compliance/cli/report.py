@@ -70,7 +70,9 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
     is given, which then selects sessions of every run). The HTML report is one
     self-contained file with charts; CSV and JSON hold every selected finding.
 
-    Example: compliance report latest --format html -o report.html --jurisdiction hunan
+    \b
+    Example:
+      compliance report latest --format html -o report.html --jurisdiction hunan
     """
     store = stored_store(db_url)
     query = ReportQuery(

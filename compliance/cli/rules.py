@@ -67,7 +67,9 @@ def list_(jurisdiction, as_of, fmt, source, db_url) -> None:
 
     With --as-of, only those in force on that date.
 
-    Example: compliance rules list --jurisdiction hunan --as-of 2026-03-01
+    \b
+    Example:
+      compliance rules list --jurisdiction hunan --as-of 2026-03-01
     """
     source, note = book_source(source, db_url)
     book = views.read_book(source, lazy_store(db_url))
@@ -103,7 +105,9 @@ def show(jurisdiction, as_of, fmt, source, db_url) -> None:
     the statutory penalties, exemptions and aggravations (从重) in force. A city without bands of its own is judged by its province's (and the
     nation's), as an audit would; each band names the instrument it comes from.
 
-    Example: compliance rules show 湖南 --as-of 2026-03-01
+    \b
+    Example:
+      compliance rules show 湖南 --as-of 2026-03-01
     """
     source, note = book_source(source, db_url)
     book = views.read_book(source, lazy_store(db_url))
@@ -165,7 +169,9 @@ def check_(paths, fmt, source, db_url) -> None:
     PATH are laid over it (or over --source) as an import would. Exits 3 when
     it finds a problem.
 
-    Example: compliance rules check data/
+    \b
+    Example:
+      compliance rules check data/
     """
     note = ""
     if not any(views.is_data_folder(p) for p in paths):
@@ -199,7 +205,9 @@ def diff_(old, new, jurisdiction, fmt, source, db_url) -> None:
     Two dates compare the rows in force on each (in --source); two versions
     are db, a data/ folder, or a file, which is laid over the other side.
 
-    Example: compliance rules diff 2025-12-31 2026-01-01
+    \b
+    Example:
+      compliance rules diff 2025-12-31 2026-01-01
     """
     first, second = _as_date(old), _as_date(new)
     uows = lazy_store(db_url)
@@ -237,7 +245,9 @@ def import_(files, reason, actor, db_url) -> None:
     stay. Nothing is stored if a row is malformed, lacks its source, or brings
     a fault that `rules check` finds.
 
-    Example: compliance rules import hunan-2027.toml --reason "湖南 2027 基准 published"
+    \b
+    Example:
+      compliance rules import hunan-2027.toml --reason "湖南 2027 基准 published"
     """
     result = svc.import_files(lazy_store(db_url)(), list(files), reason, actor)
     for change in result.changes:
@@ -259,7 +269,9 @@ def import_(files, reason, actor, db_url) -> None:
 def export_(out, db_url) -> None:
     """Write the stored rules as TOML files in the layout of data/.
 
-    Example: compliance rules export -o /tmp/rules && compliance rules check /tmp/rules
+    \b
+    Example:
+      compliance rules export -o /tmp/rules && compliance rules check /tmp/rules
     """
     written = svc.export(lazy_store(db_url)(), out)
     click.echo(f"wrote {len(written)} files to {out}")
@@ -275,7 +287,9 @@ def verify(db_url) -> None:
 
     Exits 3 naming each row changed, added or deleted behind the tool's back.
 
-    Example: compliance rules verify --db postgresql://127.0.0.1/compliance
+    \b
+    Example:
+      compliance rules verify --db postgresql://127.0.0.1/compliance
     """
     verdict = svc.verify(lazy_store(db_url)())
     for problem in verdict.problems:
@@ -301,7 +315,9 @@ def history(limit, db_url) -> None:
 
     When, who, why, which row.
 
-    Example: compliance rules history --limit 5
+    \b
+    Example:
+      compliance rules history --limit 5
     """
     rows = [["id", "at", "actor", "action", "table", "row", "reason"]]
     rows += [

@@ -57,7 +57,9 @@ def game_list(value: tuple[str, ...]) -> tuple[str, ...]:
 def simulate(games, sessions, seed, anomalies, jurisdictions, output) -> None:
     """Write simulated stakelog/1 sessions from really shuffled decks.
 
-    Example: compliance simulate --game douniu --sessions 1000 --seed 7 --anomalies 0.01
+    \b
+    Example:
+      compliance simulate --game douniu --sessions 1000 --seed 7 --anomalies 0.01
     """
     spec = SimulationSpec(
         games=game_list(games),

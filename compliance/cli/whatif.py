@@ -56,7 +56,10 @@ def whatif(paths, settings, as_of, win_loss_scope, window_days, fmt, db_url) -> 
     and under the changed ones, and so are the windows (room owners, platforms,
     players) ending on each subject's last stored day; the stored results are not touched.
 
-    Example: compliance whatif --set hn-2015-general-stake.single_stake.max=100 --set hn-2015-general-serious.single_stake.min=100
+    \b
+    Example:
+      compliance whatif --set hn-2015-general-stake.single_stake.max=100 \\
+        --set hn-2015-general-serious.single_stake.min=100
     """
     if not paths and not settings:
         raise click.UsageError("give --rules FILE or --set BAND.METRIC.BOUND=VALUE")

@@ -104,7 +104,7 @@ def test_markdown_report_in_english_first(run, audited_url):
 def test_report_help_has_an_example(run, sqlite_url):
     result = run(sqlite_url, "--help")
     assert result.exit_code == 0
-    assert "Example: compliance report" in result.stdout
+    assert "  Example:\n    compliance report latest" in result.stdout
 
 
 def test_demo_ends_by_writing_report_html_and_saying_where(tmp_path, monkeypatch):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shlex
+
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -85,3 +88,40 @@ def test_eval_prints_json_words_not_python_ones(run):
         "penalty_points: null\n"
         "reason: the variant gives no value for ace_points and king_points\n",
     )
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*prefix, name))
+        else:
+            yield (*prefix, name)
+
+
+def printed_examples(help_text: str) -> list[str]:
+    """The example commands of a --help as printed, continuation lines joined."""
+    lines = help_text.splitlines()
+    start = lines.index("  Example:") + 1
+    block = []
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        block.append(line.strip())
+    joined = " ".join(block).replace(" \\ ", " ")
+    return [part.split(" > ")[0].strip() for part in joined.split("&&")]
+
+
+@pytest.mark.parametrize("path", [" ".join(p) for p in _commands(cli)])
+def test_every_help_example_is_printed_whole_and_parses_as_printed(path):
+    help_text = CliRunner().invoke(cli, [*path.split(), "--help"], env={"COLUMNS": "80"}).stdout
+    examples = printed_examples(help_text)
+    assert examples and all(e.startswith("compliance ") for e in examples)
+    for example in examples:
+        args = shlex.split(example)[1:]
+        command: click.Command = cli
+        while isinstance(command, click.Group):
+            command = command.commands[args.pop(0)]
+        try:
+            command.make_context(command.name or "", args)
+        except click.BadParameter as exc:  # a file of the reader's own, not here
+            assert "does not exist" in exc.format_message(), example
