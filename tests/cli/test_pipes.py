@@ -107,6 +107,15 @@ def test_standard_input_with_workers_is_spooled_and_says_so(run, sqlite_url):
     assert count(sqlite_url, "select count(*) from sessions where source_file = '-'") == 1
 
 
+def test_standard_input_for_a_remote_dask_cluster_is_a_one_line_error(run, sqlite_url):
+    result = run("audit", "-", "--dask", "tcp://10.0.0.9:8786", input=BAD.read_bytes())
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "Error: --dask tcp://10.0.0.9:8786: the workers read the input where they run, and - "
+        "is a stream only this process can read: save it to a file they reach\n",
+    )
+
+
 def test_standard_input_given_twice_is_a_usage_error(run, tmp_path):
     priors = tmp_path / "priors.csv"
     priors.write_text("platform,player_id,date\n")
