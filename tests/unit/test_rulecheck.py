@@ -133,6 +133,7 @@ def test_diff_of_two_dates_shows_the_2025_statute_coming_into_force(rule_book):
         ("removed", "penalties", "zhian-2005-serious"),
         ("added", "penalties", "zhian-2025-general"),
         ("added", "penalties", "zhian-2025-serious"),
+        ("removed", "aggravations", "mps-2005-repeat"),
         ("removed", "aggravations", "zhian-2005-repeat"),
         ("added", "aggravations", "zhian-2025-repeat"),
     ]
