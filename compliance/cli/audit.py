@@ -81,9 +81,11 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "jsonl", "csv"]),
+    type=click.Choice(["table", "jsonl", "csv", "sarif"]),
     default="table",
     show_default=True,
+    help="A table for people; JSON Lines, CSV or SARIF 2.1.0 for machines (README, "
+    "'Finding fields').",
 )
 @click.option(
     "--output",
@@ -213,8 +215,15 @@ def audit(
         ),
     )
     progress = Progress()
+    see_session = getattr(writer, "see_session", None)
+
+    def on_session(item) -> None:
+        progress.tick(item)
+        if see_session is not None:
+            see_session(item)
+
     try:
-        summary = services.audit(store(), list(files), options, on_finding, progress.tick)
+        summary = services.audit(store(), list(files), options, on_finding, on_session)
     except KeyboardInterrupt:
         raise click.ClickException(
             "interrupted: the sessions stored before the stop stay, in a run marked unfinished "
