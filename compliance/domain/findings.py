@@ -173,12 +173,13 @@ def band_of(row: dict[str, Any]) -> str:
 
 def identity(row: dict[str, Any]) -> tuple[str, ...]:
     """同一结论: what makes two findings one, run after run: platform, subject, band, and
-    the session, or for a window its rule and last day. Integrity findings add the round."""
+    the session, or for a window its rule and last day. An integrity finding adds its round
+    and what it says (one round can break one check several ways)."""
     base = (row["platform"], row["subject"], band_of(row))
     if row.get("session_id") is None:
         return (*base, "window", str(row.get("rule")), str(row.get("window_end")))
     if row["kind"] == INTEGRITY:
-        return (*base, "session", row["session_id"], str(row.get("round")))
+        return (*base, "session", row["session_id"], str(row.get("round")), str(row.get("detail")))
     return (*base, "session", row["session_id"])
 
 
