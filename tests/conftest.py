@@ -48,14 +48,34 @@ def sqlite_engine(sqlite_url):
     engine.dispose()
 
 
+def ensure_database(url: str) -> bool:
+    """Create the database `url` names when its server is up but it is missing (a fresh
+    server has only `postgres`); True if it was created. Connection errors propagate."""
+    wanted = make_url(url)
+    admin = create_engine(wanted.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            found = conn.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                {"name": wanted.database},
+            ).first()
+            if found is None:
+                conn.execute(text(f'CREATE DATABASE "{wanted.database}"'))
+    finally:
+        admin.dispose()
+    return found is None
+
+
 @pytest.fixture(scope="session")
 def pg_server_url():
     """A PostgreSQL database made for this test run and dropped after it.
 
-    Unreachable server: skip locally, fail under CI=true (never a silent pass).
+    A server without the `test` database gets it made. Unreachable server: skip
+    locally, fail under CI=true (never a silent pass).
     """
     admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
     try:
+        ensure_database(PG_URL)
         with admin.connect() as conn:
             conn.execute(text("select 1"))
     except Exception as exc:  # noqa: BLE001 - any failure to connect is the same answer

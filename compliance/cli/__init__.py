@@ -1,8 +1,10 @@
 """The `compliance` command: noun groups with verbs, thin over the service layer.
 
 Exit codes (ExitCode, in exit_codes.py): 0 ran (and nothing at or above
---fail-on); 1 error; 2 usage; 3 findings at or above --fail-on (and the
-problems `rules check` and `rules verify` find); 130 stopped by Ctrl-C.
+--fail-on); 1 error; 2 usage (a malformed value, or one naming nothing known:
+BadValueError, JurisdictionError); 3 findings at or above --fail-on, rejects
+past --fail-on reject or --max-reject-rate (and the problems `rules check` and
+`rules verify` find); 130 stopped by Ctrl-C.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import click
 
 from compliance import __version__
 from compliance.cli.exit_codes import ExitCode
-from compliance.errors import ComplianceError
+from compliance.errors import BadValueError, ComplianceError, JurisdictionError
 from compliance.reporting.cells import printable
 
 DEBUG_VAR = "COMPLIANCE_DEBUG"
@@ -26,6 +28,8 @@ class Root(click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except (BadValueError, JurisdictionError) as exc:
+            raise click.UsageError(printable(str(exc))) from None
         except ComplianceError as exc:
             raise click.ClickException(printable(str(exc), keep_newlines=True)) from None
         except BrokenPipeError:

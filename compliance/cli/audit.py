@@ -22,16 +22,32 @@ from compliance.service_layer import audit as services
 MAX_REJECTS_SHOWN = 20
 MAX_WORKERS = 256
 FAIL_ON = (*TIER_CODES, "integrity", "indeterminate")
+REJECT = "reject"
 
 
 class FailOn:
-    """Which findings make the run exit 3."""
+    """Which findings, and how many rejects, make the run exit 3."""
 
-    def __init__(self, tokens: tuple[str, ...]):
+    def __init__(self, tokens: tuple[str, ...], max_reject_rate: float | None = None):
         tiers = [Tier.parse(t) for t in tokens if t in TIER_CODES]
         self.tier = min(tiers) if tiers else None
         self.kinds = {t for t in tokens if t in ("integrity", "indeterminate")}
+        self.max_reject_rate = 0.0 if REJECT in tokens else max_reject_rate
         self.tripped = False
+
+    def see_rejects(self, rejects: int, sessions: int) -> str | None:
+        """Why the rejects trip the gate, or None: any with `--fail-on reject`, else a
+        share of the lines above `--max-reject-rate`."""
+        lines = rejects + sessions
+        if self.max_reject_rate is None or not lines or rejects / lines <= self.max_reject_rate:
+            return None
+        self.tripped = True
+        if not self.max_reject_rate:
+            return None
+        return (
+            f"{rejects} of {lines} lines rejected ({rejects / lines:.1%}), "
+            f"more than --max-reject-rate {self.max_reject_rate:g}"
+        )
 
     def see(self, finding) -> None:
         if finding.kind in self.kinds or (
@@ -67,9 +83,11 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "jsonl", "csv"]),
+    type=click.Choice(["table", "jsonl", "csv", "sarif"]),
     default="table",
     show_default=True,
+    help="A table for people; JSON Lines, CSV or SARIF 2.1.0 for machines (README, "
+    "'Finding fields').",
 )
 @click.option(
     "--output",
@@ -81,9 +99,16 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option(
     "--fail-on",
     multiple=True,
-    type=click.Choice(FAIL_ON),
-    metavar="TIER|integrity|indeterminate",
-    help="Exit 3 when a finding is at or above this tier, or of this kind (repeatable).",
+    type=click.Choice((*FAIL_ON, REJECT)),
+    metavar="TIER|integrity|indeterminate|reject",
+    help="Exit 3 when a finding is at or above this tier, or of this kind, or when any "
+    "line was rejected (repeatable).",
+)
+@click.option(
+    "--max-reject-rate",
+    type=click.FloatRange(0, 1),
+    metavar="R",
+    help="Exit 3 when more than this share of the input's lines was rejected (0.01: 1 %).",
 )
 @click.option("--strict", is_flag=True, help="Stop at the first line that cannot be audited.")
 @click.option(
@@ -156,6 +181,7 @@ def audit(
     fmt,
     output,
     fail_on,
+    max_reject_rate,
     strict,
     show_all,
     win_loss_scope,
@@ -187,7 +213,7 @@ def audit(
     store = open_store(db_url)
     sink = CutOff(output)
     writer = make_writer(fmt, cast(IO[str], sink), show_all)
-    gate = FailOn(fail_on)
+    gate = FailOn(fail_on, max_reject_rate)
 
     def on_finding(finding) -> None:
         gate.see(finding)
@@ -208,8 +234,15 @@ def audit(
         ),
     )
     progress = Progress()
+    see_session = getattr(writer, "see_session", None)
+
+    def on_session(item) -> None:
+        progress.tick(item)
+        if see_session is not None:
+            see_session(item)
+
     try:
-        summary = services.audit(store(), list(files), options, on_finding, progress.tick, _note)
+        summary = services.audit(store(), list(files), options, on_finding, on_session, _note)
     except services.Interrupted as stop:
         raise Interrupted(stopped(stop)) from None
     finally:
@@ -226,6 +259,13 @@ def audit(
     where = store.where()
     cut = "; output cut: its reader closed it, the audit went on to the end" if sink.cut else ""
     click.echo(summary_line(summary, where) + cut, err=True)
+    if not summary.sessions and summary.rejects:
+        raise click.ClickException(f"no session could be read: {plural(summary.rejects, 'reject')}")
+    if not (summary.sessions or summary.repeated):
+        click.echo("warning: the input has no lines; nothing was audited", err=True)
+    why = gate.see_rejects(summary.rejects, summary.sessions)
+    if why:
+        click.echo(why, err=True)
     if gate.tripped:
         sys.exit(ExitCode.FINDINGS)
 

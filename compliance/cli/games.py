@@ -10,6 +10,8 @@ import click
 
 from compliance.cli.options import INPUT
 from compliance.cli.output import plural, to_json
+from compliance.errors import BadValueError, DealError, UnknownGameError
+from compliance.games import game_code
 from compliance.service_layer import settle as svc
 
 
@@ -56,7 +58,10 @@ def evaluate(game: str, cards: tuple[str, ...], preset, options, fmt) -> None:
             raise click.UsageError(
                 f"give cards as arguments or a JSON record on stdin ({exc})"
             ) from None
-    result = svc.describe_hand(game, hand, preset, _parse_options(options))
+    try:
+        result = svc.describe_hand(game_code(game), hand, preset, _parse_options(options))
+    except (UnknownGameError, DealError) as exc:
+        raise BadValueError(str(exc)) from None
     if fmt == "json":
         click.echo(to_json(result, indent=None))
     elif "rank" in result:

@@ -8,6 +8,8 @@ import click
 
 from compliance.cli.audit import FAIL_ON
 from compliance.cli.options import MAX_ROW_ID, db_option, stored_store
+from compliance.errors import BadValueError, UnknownGameError
+from compliance.games import game_code
 from compliance.reporting.model import ReportQuery
 from compliance.service_layer import reports
 
@@ -39,7 +41,7 @@ class RunParam(click.ParamType):
 @click.option(
     "--jurisdiction", help="Only this jurisdiction and those below it (430000, hunan, 湖南)."
 )
-@click.option("--game", help="Only this game code (douniu, chexuan, ...).")
+@click.option("--game", help="Only this game: code or name (douniu, 斗牛, ...).")
 @click.option("--platform", help="Only sessions of this platform.")
 @click.option(
     "--tier",
@@ -74,6 +76,11 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
     Example:
       compliance report latest --format html -o report.html --jurisdiction hunan
     """
+    if game is not None:
+        try:
+            game = game_code(game)
+        except UnknownGameError as exc:
+            raise BadValueError(f"--game: {exc}") from None
     store = stored_store(db_url)
     query = ReportQuery(
         jurisdiction=jurisdiction,
@@ -86,6 +93,7 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
     if run is None:
         run = None if (since or until) else "latest"
     built = reports.make_report(store(), query, run)
+    _warn_if_empty(built.sessions, jurisdiction=jurisdiction, game=game, platform=platform)
     if output == "-":
         for piece in reports.chunks(built, fmt, lang):
             click.echo(piece, nl=False)
@@ -93,3 +101,14 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
     path = reports.write_report(built, fmt, output or f"report{reports.SUFFIX[fmt]}", lang)
     findings = built.total
     click.echo(f"report of {built.sessions} sessions and {findings} findings → {path}")
+
+
+def _warn_if_empty(sessions: int, **filters: str | None) -> None:
+    """A filter that matches no stored session says so: a typo must not pass for a clean
+    report."""
+    given = [f"--{name} {value}" for name, value in filters.items() if value is not None]
+    if sessions == 0 and given:
+        click.echo(
+            f"warning: no stored session matches {' '.join(given)}; the report is empty",
+            err=True,
+        )

@@ -7,7 +7,12 @@ import sys
 import click
 
 from compliance.games import game_codes
-from compliance.service_layer.simulate import DEFAULT_JURISDICTIONS, SimulationSpec, write_log
+from compliance.service_layer.simulate import (
+    DEFAULT_JURISDICTIONS,
+    SimulationSpec,
+    check_places,
+    write_log,
+)
 
 
 def game_list(value: tuple[str, ...]) -> tuple[str, ...]:
@@ -61,12 +66,16 @@ def simulate(games, sessions, seed, anomalies, jurisdictions, output) -> None:
     Example:
       compliance simulate --game douniu --sessions 1000 --seed 7 --anomalies 0.01
     """
+    places = tuple(j.strip() for j in jurisdictions.split(",") if j.strip())
+    if not places:
+        raise click.BadParameter("name at least one place", param_hint="--jurisdictions")
+    check_places(places)
     spec = SimulationSpec(
         games=game_list(games),
         sessions=sessions,
         seed=seed,
         anomalies=anomalies,
-        jurisdictions=tuple(j.strip() for j in jurisdictions.split(",") if j.strip()),
+        jurisdictions=places,
     )
     to_stdout = output == "-"
     log = write_log(spec, sys.stdout.buffer if to_stdout else output)

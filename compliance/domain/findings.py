@@ -4,10 +4,17 @@ Three kinds, each a JSON object with `kind`, `session_id`, `subject` and
 `jurisdiction`: `threshold` (a tier and the line behind it), `integrity`
 (the log's claim against the rules), `indeterminate` (what is missing).
 They are msgspec Structs tagged by `kind`, so they encode to JSON directly.
+
+The output contract (README, "Finding fields"): every JSON Lines line carries
+`format` (`FORMAT`, bumped when a field is added, renamed or changes meaning)
+and the finding's own fields; both CSVs (`audit --format csv`, `report --format
+csv`) write `FIELDS`, in that order. `identity` is what one finding is across
+runs: SARIF's fingerprints and any later review of findings key on it.
 """
 
 from __future__ import annotations
 
+import hashlib
 from decimal import Decimal
 from typing import Any
 
@@ -16,6 +23,46 @@ import msgspec
 THRESHOLD = "threshold"
 INTEGRITY = "integrity"
 INDETERMINATE = "indeterminate"
+
+FORMAT = "compliance-finding/1"
+"""The finding contract's version, on every JSON Lines line."""
+
+FIELDS = (
+    "kind",
+    "session_id",
+    "platform",
+    "subject",
+    "player",
+    "name",
+    "jurisdiction",
+    "game",
+    "date",
+    "room_id",
+    "owner_id",
+    "tier",
+    "rule",
+    "metric",
+    "value",
+    "boundary",
+    "margin",
+    "next_tier",
+    "margin_to_next",
+    "citation",
+    "statutory_penalty",
+    "confidence",
+    "disputed",
+    "dispute_note",
+    "window_start",
+    "window_end",
+    "check",
+    "round",
+    "detail",
+    "missing",
+    "reason",
+)
+"""The CSV columns of a finding, alike in the audit's and the report's. `name`, `room_id`
+and `owner_id` come from the stored session: the report fills them, the audit leaves
+them empty; `date` is the session's day (a window's last day)."""
 
 _encoder = msgspec.json.Encoder(decimal_format="number")
 
@@ -116,3 +163,36 @@ Finding = ThresholdFinding | IntegrityFinding | IndeterminateFinding
 
 def encode(finding: Finding) -> bytes:
     return _encoder.encode(finding)
+
+
+def with_format(encoded: bytes) -> bytes:
+    """A finding's JSON with `format` as its first member: one JSON Lines line."""
+    return b'{"format":"' + FORMAT.encode() + b'",' + encoded[1:]
+
+
+def band_of(row: dict[str, Any]) -> str:
+    """The rule a finding is of: its band, or for a finding of no band its kind and what
+    it is about (`threshold/below_threshold`, `integrity/payout`, `indeterminate/jurisdiction`)."""
+    kind = row["kind"]
+    if kind == THRESHOLD:
+        return row.get("rule") or f"{THRESHOLD}/{row.get('tier')}"
+    if kind == INTEGRITY:
+        return f"{INTEGRITY}/{row.get('check')}"
+    return f"{INDETERMINATE}/{row.get('missing')}"
+
+
+def identity(row: dict[str, Any]) -> tuple[str, ...]:
+    """同一结论: what makes two findings one, run after run: platform, subject, band, and
+    the session, or for a window its rule and last day. An integrity finding adds its round
+    and what it says (one round can break one check several ways)."""
+    base = (row["platform"], row["subject"], band_of(row))
+    if row.get("session_id") is None:
+        return (*base, "window", str(row.get("rule")), str(row.get("window_end")))
+    if row["kind"] == INTEGRITY:
+        return (*base, "session", row["session_id"], str(row.get("round")), str(row.get("detail")))
+    return (*base, "session", row["session_id"])
+
+
+def fingerprint(row: dict[str, Any]) -> str:
+    """The identity as a short stable hash (SHA-256 of its parts, NUL-separated)."""
+    return hashlib.sha256("\0".join(identity(row)).encode()).hexdigest()[:32]

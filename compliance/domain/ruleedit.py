@@ -22,7 +22,7 @@ from compliance.domain.rules import (
     RuleBook,
     finite_number,
 )
-from compliance.errors import RulesError
+from compliance.errors import BadValueError, RulesError, did_you_mean
 
 RIVAL = {"min": "above", "above": "min", "max": "below", "below": "max"}
 SETTING = re.compile(
@@ -56,14 +56,24 @@ class BoundSetting:
 
     @classmethod
     def parse(cls, text: str) -> BoundSetting:
+        """BadValueError, naming the part at fault, for what is not BAND.METRIC.BOUND=VALUE."""
         m = SETTING.match(text.strip())
         if not m:
-            raise RulesError(
+            bound = text.partition("=")[0].rpartition(".")[2].strip()
+            raise BadValueError(
                 f"bad setting {text!r}: expected BAND.METRIC.BOUND=VALUE, BOUND one "
                 "of min, max, above, below (e.g. hn-2015-general-stake.single_stake.max=100)"
+                + (
+                    f"; unknown bound {bound!r}{did_you_mean(bound, BOUND_KEYS)}"
+                    if "=" in text and bound
+                    else ""
+                )
             )
         raw = m["value"].strip()
-        value = None if raw.lower() == "none" else finite_number(raw, f"bad setting {text!r}")
+        try:
+            value = None if raw.lower() == "none" else finite_number(raw, f"bad setting {text!r}")
+        except RulesError as exc:
+            raise BadValueError(str(exc)) from None
         return cls(m["band"], m["metric"], m["bound"], value)
 
     def describe(self) -> str:
@@ -79,11 +89,17 @@ def set_bound(book: RuleBook, setting: BoundSetting) -> RuleBook:
             found = True
             condition, hits = _moved(band.condition, setting)
             if not hits:
-                raise RulesError(f"band {band.id} has no comparison on {setting.metric}")
+                raise BadValueError(
+                    f"band {band.id} has no comparison on {setting.metric}"
+                    + did_you_mean(setting.metric, _metrics(band.condition))
+                )
             band = dataclasses.replace(band, condition=condition)
         bands.append(band)
     if not found:
-        raise RulesError(f"unknown band {setting.band!r}")
+        raise BadValueError(
+            f"unknown band {setting.band!r}"
+            + did_you_mean(setting.band, [b.id for b in book.bands])
+        )
     return dataclasses.replace(book, bands=bands)
 
 
@@ -109,5 +125,13 @@ def _moved_clause(clause: Clause, s: BoundSetting) -> tuple[Clause, int]:
     if s.value is not None:
         bounds[RIVAL[s.bound]] = None
     if all(v is None for v in bounds.values()):
-        raise RulesError(f"{s.describe()} leaves a comparison on {s.metric} without a bound")
+        raise BadValueError(f"{s.describe()} leaves a comparison on {s.metric} without a bound")
     return Comparison(clause.metric, **bounds), 1
+
+
+def _metrics(clause: Clause | None) -> list[str]:
+    if clause is None:
+        return []
+    if isinstance(clause, Condition):
+        return [m for part in clause.parts for m in _metrics(part)]
+    return [clause.metric]

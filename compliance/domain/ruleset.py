@@ -15,7 +15,7 @@ itself, so its ruleset holds none of the nation's rows.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -30,7 +30,7 @@ from compliance.domain.rules import (
     RuleBook,
 )
 from compliance.domain.tiers import Tier
-from compliance.errors import JurisdictionError
+from compliance.errors import JurisdictionError, did_you_mean
 
 ONE_DAY = timedelta(days=1)
 NATIONAL = "000000"
@@ -66,6 +66,18 @@ class Ruleset:
         return self.multipliers.get(game_class or "", Decimal(1))
 
 
+class UnknownJurisdictionError(JurisdictionError):
+    """A name no jurisdiction has; the "did you mean" is looked for only when it is shown."""
+
+    def __init__(self, name: str, names: Callable[[], list[str]]):
+        super().__init__(name)
+        self.name = name
+        self._names = names
+
+    def __str__(self) -> str:
+        return f"unknown jurisdiction {self.name!r}" + did_you_mean(self.name, self._names())
+
+
 class Resolver:
     """Jurisdiction names to codes, and (code, day) to a memoised Ruleset."""
 
@@ -96,8 +108,17 @@ class Resolver:
         key = name.strip().lower()
         code = self._aliases.get(key) or self._prefix(key)
         if code is None:
-            raise JurisdictionError(f"unknown jurisdiction {name!r}")
+            raise UnknownJurisdictionError(name, self.names)
         return self.book.jurisdictions[code]
+
+    def names(self) -> list[str]:
+        """Every code, name and alias a jurisdiction is found by."""
+        return [
+            name
+            for j in self.book.jurisdictions.values()
+            for name in (j.code, j.name_zh, j.name_en, *j.aliases)
+            if name
+        ]
 
     @property
     def national(self) -> Jurisdiction:

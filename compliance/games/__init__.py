@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from compliance.errors import UnknownGameError
+from compliance.errors import UnknownGameError, did_you_mean
 from compliance.games.base import EngineSpec, Game
 
 CODES: tuple[str, ...] = (
@@ -32,11 +32,26 @@ def get_game(code: str) -> Game:
     if code not in _loaded:
         if code not in CODES:
             known = ", ".join(sorted(CODES))
-            raise UnknownGameError(f"unknown game {code!r} (known: {known})")
+            close = did_you_mean(code, CODES)
+            raise UnknownGameError(f"unknown game {code!r}{close} (known: {known})")
         game = importlib.import_module(f"{__name__}.{code}").GAME
         assert game.spec.code == code, f"compliance.games.{code} declares {game.spec.code!r}"
         _loaded[code] = game
     return _loaded[code]
+
+
+def game_code(name: str) -> str:
+    """The code of a game named by its code or its Chinese or English name (`斗牛`, `douniu`);
+    UnknownGameError, with the closest name, for any other."""
+    key = name.strip().lower()
+    by_name = {code: code for code in CODES}
+    for code, spec in specs().items():
+        by_name.update({spec.name_zh.lower(): code, spec.name_en.lower(): code})
+    if key not in by_name:
+        known = ", ".join(sorted(CODES))
+        close = did_you_mean(name, by_name)
+        raise UnknownGameError(f"unknown game {name!r}{close} (known: {known})")
+    return by_name[key]
 
 
 def game_codes() -> list[str]:

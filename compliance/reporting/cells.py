@@ -29,6 +29,20 @@ def safe_cell(value: Any) -> Any:
     return value
 
 
+def csv_value(value: Any) -> Any:
+    """A finding's value as both CSVs write it: `true`/`false` as JSON writes them, whole
+    numbers without `.0`, lists joined by `; `."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return "; ".join(map(str, value))
+    if isinstance(value, dict):
+        return str(value)
+    return value
+
+
 def csv_field(value: Any) -> str:
     """One field as the csv module's QUOTE_MINIMAL writes it, CR counted as a line end."""
     text = "" if value is None else str(value)

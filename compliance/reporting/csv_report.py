@@ -5,22 +5,11 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 
-from compliance.reporting.cells import CsvWriter
+from compliance.domain.findings import FIELDS
+from compliance.reporting.cells import CsvWriter, csv_value
 from compliance.reporting.model import Report
-from compliance.reporting.stream import CSV_COLUMNS
 
-COLUMNS = (
-    *CSV_COLUMNS[:4],
-    "name",
-    "game",
-    "day",
-    "room_id",
-    "owner_id",
-    *CSV_COLUMNS[4:],
-    "next_tier",
-    "margin_to_next",
-    "dispute_note",
-)
+COLUMNS = FIELDS
 
 
 def render_csv(report: Report) -> str:
@@ -28,24 +17,17 @@ def render_csv(report: Report) -> str:
 
 
 def csv_chunks(report: Report, rows: int = 2000) -> Iterator[str]:
-    """Every selected finding, most severe first, in the audit's CSV columns and a few
-    more; streamed, `rows` at a time."""
+    """Every selected finding, most severe first, in the audit's CSV columns (`FIELDS`),
+    with the stored session's name, room and owner; streamed, `rows` at a time."""
     out = io.StringIO()
     writer = CsvWriter(out, COLUMNS)
     for n, finding in enumerate(report.export(), 1):
-        writer.writerow({k: _cell(finding.get(k)) for k in COLUMNS})
+        row = {k: csv_value(finding.get(k)) for k in COLUMNS}
+        if row["date"] is None:
+            row["date"] = finding.get("day")
+        writer.writerow(row)
         if n % rows == 0:
             yield out.getvalue()
             out.seek(0)
             out.truncate()
     yield out.getvalue()
-
-
-def _cell(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, list | dict):
-        return "; ".join(map(str, value)) if isinstance(value, list) else str(value)
-    return value

@@ -5,32 +5,11 @@ from __future__ import annotations
 import shutil
 from typing import IO, Any
 
-from compliance.domain.findings import Finding
+from compliance.domain.findings import FIELDS, Finding, with_format
 from compliance.reporting.cells import CsvWriter as SafeCsvWriter
-from compliance.reporting.cells import pad, printable, wrap
+from compliance.reporting.cells import csv_value, pad, printable, wrap
 
-CSV_COLUMNS = (
-    "kind",
-    "session_id",
-    "platform",
-    "subject",
-    "jurisdiction",
-    "tier",
-    "rule",
-    "metric",
-    "value",
-    "boundary",
-    "margin",
-    "citation",
-    "statutory_penalty",
-    "confidence",
-    "disputed",
-    "check",
-    "round",
-    "detail",
-    "missing",
-    "reason",
-)
+CSV_COLUMNS = FIELDS
 HIDDEN_TIERS = frozenset({"exempt", "below_threshold"})
 
 
@@ -39,7 +18,7 @@ class JsonLinesWriter:
         self.out = out
 
     def write(self, finding: Finding) -> None:
-        self.out.write(finding.to_json().decode() + "\n")
+        self.out.write(with_format(finding.to_json()).decode() + "\n")
 
     def close(self) -> None:
         pass
@@ -50,7 +29,8 @@ class CsvWriter:
         self.writer = SafeCsvWriter(out, CSV_COLUMNS)
 
     def write(self, finding: Finding) -> None:
-        self.writer.writerow(finding.to_dict())
+        row = finding.to_dict()
+        self.writer.writerow({k: csv_value(row.get(k)) for k in CSV_COLUMNS})
 
     def close(self) -> None:
         pass
@@ -177,6 +157,10 @@ def _detail(row: dict[str, Any]) -> str:
 
 
 def make_writer(fmt: str, out: IO[str], show_all: bool = False):
+    if fmt == "sarif":
+        from compliance.reporting.sarif import SarifWriter
+
+        return SarifWriter(out)
     if fmt == "jsonl":
         return JsonLinesWriter(out)
     if fmt == "csv":

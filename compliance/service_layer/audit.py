@@ -109,7 +109,7 @@ class AuditSummary:
 
 
 def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
-    """The run's auditor under its options; ConfigError for a version or place unknown."""
+    """The run's auditor under its options; BadValueError for a version or place unknown."""
     auditor = auditor_for(
         book, options.classifier, options.jurisdiction, options.as_of, options.priors
     )

@@ -28,7 +28,7 @@ from compliance.domain.metrics import (
 from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
 from compliance.domain.storable import NUL, check_figures, check_storable, escape_nul
-from compliance.errors import ConfigError, JurisdictionError, LogError
+from compliance.errors import BadValueError, JurisdictionError, LogError, did_you_mean
 from compliance.games import get_game
 from compliance.logs.reader import MAX_LINE_BYTES, Located, Reject, read_sessions
 from compliance.logs.records import ID_LENGTH, Session
@@ -177,20 +177,25 @@ def auditor_for(
     as_of: date | None = None,
     priors: dict[tuple[str, str], tuple[date, ...]] | None = None,
 ) -> Auditor:
-    """The auditor of a run; ConfigError for a version or jurisdiction the book lacks."""
+    """The auditor of a run; BadValueError for a version or jurisdiction the book lacks."""
+    groups = sorted({i.version_group for i in book.instruments.values() if i.version_group})
     for group, chosen in classifier.versions.items():
         members = sorted(i.id for i in book.instruments.values() if i.version_group == group)
         if chosen not in members:
-            raise ConfigError(
+            raise BadValueError(
                 f"--rule-version {group}={chosen}: "
-                + (f"choose one of {', '.join(members)}" if members else "no such version group")
+                + (
+                    f"choose one of {', '.join(members)}{did_you_mean(chosen, members)}"
+                    if members
+                    else f"no such version group{did_you_mean(group, groups)}"
+                )
             )
     resolver = Resolver(book, classifier.versions)
     if jurisdiction:
         try:
             resolver.lookup(jurisdiction)
         except JurisdictionError as exc:
-            raise ConfigError(
+            raise BadValueError(
                 f"--jurisdiction: {exc} (a code, name or alias: 430000, hunan, 湖南)"
             ) from None
     return Auditor(

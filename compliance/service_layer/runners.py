@@ -205,6 +205,7 @@ class StoredSession:
     encoded: list[bytes]
     meta: list[tuple[str, str | None, str | None]]
     _findings: list[EncodedFinding] | None = None
+    source: tuple[str, int] | None = None  # the file and line it was read from
 
     @property
     def key(self) -> tuple[str, str]:
@@ -383,4 +384,5 @@ def _stored(item: AuditedSession, with_findings: bool) -> StoredSession:
         item.day,
         (item.encoded or []) if with_findings else [],
         [(f.kind, getattr(f, "tier", None), getattr(f, "check", None)) for f in item.findings],
+        source=(item.source_file, item.source_line),
     )

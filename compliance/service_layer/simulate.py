@@ -17,8 +17,10 @@ from typing import IO, Any
 
 import msgspec
 
+from compliance.domain.ruleset import Resolver
 from compliance.games import game_codes, get_game
 from compliance.games.base import Simulated
+from compliance.ruledata import load_book
 
 DEFAULT_JURISDICTIONS = ("430000", "420000", "360000", "610000", "510000", "440606")
 POINT_VALUES = ("0.1", "0.5", "1", "1", "2")
@@ -42,6 +44,14 @@ def simulator_for(code: str) -> Simulator:
     """
     get_game(code)  # UnknownGameError for a code we do not know
     return importlib.import_module(SIMULATORS[code]).simulate
+
+
+def check_places(names: tuple[str, ...]) -> None:
+    """Every place a simulation spreads players over is one the shipped rule book knows;
+    JurisdictionError (with the closest name) for the first that is not."""
+    resolver = Resolver(load_book())
+    for name in names:
+        resolver.lookup(name)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 
@@ -10,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from compliance.cli import cli
+from compliance.domain.findings import FIELDS
 from tests.conftest import SAMPLES
 
 BAD = str(SAMPLES / "bad.jsonl")
@@ -57,12 +60,12 @@ def test_eval_reads_a_json_record_from_stdin(run):
 
 def test_eval_of_an_impossible_hand_is_a_one_line_error(run):
     result = run("games", "eval", "douniu", "SA", "SA", "C3", "D4", "S5")
-    assert (result.exit_code, result.stderr) == (1, "Error: duplicate card SA\n")
+    assert (result.exit_code, result.stderr) == (2, "Error: duplicate card SA\n")
 
 
 def test_eval_of_an_unknown_game_is_a_one_line_error(run):
     result = run("games", "eval", "zhajinhua", "SA")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.startswith("Error: unknown game 'zhajinhua' (known: ")
     assert result.stderr.count("\n") == 1
 
@@ -110,7 +113,7 @@ def test_a_cut_off_gzip_log_is_audited_up_to_the_cut_and_the_rest_is_one_stored_
 def test_an_unknown_jurisdiction_on_the_command_line_is_a_one_line_error(run):
     result = run("audit", DOUNIU, "--jurisdiction", "atlantis")
     assert (result.exit_code, result.stderr) == (
-        1,
+        2,
         "Error: --jurisdiction: unknown jurisdiction 'atlantis' "
         "(a code, name or alias: 430000, hunan, 湖南)\n",
     )
@@ -214,9 +217,9 @@ def test_audit_jsonl_findings_carry_the_fields_machines_need(run):
 
 def test_audit_csv_has_a_header_and_a_row_per_finding(run):
     result = run("audit", DOUNIU, "--format", "csv")
-    lines = result.stdout.splitlines()
-    assert lines[0].startswith("kind,session_id,platform,subject,jurisdiction,tier,rule")
-    assert len(lines) == 38
+    rows = list(csv.reader(io.StringIO(result.stdout, newline="")))
+    assert rows[0] == list(FIELDS)
+    assert len(rows) == 38
 
 
 @pytest.mark.parametrize(
@@ -370,7 +373,7 @@ def test_unreadable_priors_are_a_one_line_error_naming_the_file(run, tmp_path, c
 
 def test_an_unknown_rule_version_is_a_one_line_error(run):
     result = run("audit", DOUNIU, "--rule-version", "sh-discretion=nope")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr == (
         "Error: --rule-version sh-discretion=nope: choose one of sh-discretion-200, sh-discretion-trial\n"
     )

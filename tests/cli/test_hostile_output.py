@@ -106,7 +106,7 @@ def test_reject_lines_on_stderr_show_escapes_as_text(run, tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_text('{"format": "stakelog/1", "session_id": "x\\u001b[2J\\u202e"}\n')
     result = run("audit", str(path))
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # no session could be read
     first = result.stderr.splitlines()[0]
     assert first.startswith(f"reject: {path}:1 session x\\x1b[2J\\u202e: ")
     assert "\x1b" not in result.stderr and "\u202e" not in result.stderr

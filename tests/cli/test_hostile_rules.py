@@ -165,8 +165,8 @@ def test_export_never_writes_outside_its_folder(run, sqlite_url, tmp_path):
 @pytest.mark.parametrize("raw", ["nan", "NaN", "inf", "-Infinity"])
 def test_a_what_if_setting_must_be_a_finite_number(raw):
     from compliance.domain.ruleedit import BoundSetting
-    from compliance.errors import RulesError
+    from compliance.errors import BadValueError
 
     setting = f"hn-2015-general-stake.single_stake.max={raw}"
-    with pytest.raises(RulesError, match="is not a finite number$"):
+    with pytest.raises(BadValueError, match="is not a finite number$"):
         BoundSetting.parse(setting)

@@ -119,4 +119,4 @@ def test_demo_ends_by_writing_report_html_and_saying_where(tmp_path, monkeypatch
 
 def test_an_unknown_jurisdiction_is_a_one_line_error(run, audited_url):
     result = run(audited_url, "--jurisdiction", "atlantis")
-    assert (result.exit_code, result.stderr) == (1, "Error: unknown jurisdiction 'atlantis'\n")
+    assert (result.exit_code, result.stderr) == (2, "Error: unknown jurisdiction 'atlantis'\n")

@@ -265,7 +265,7 @@ def test_whatif_without_a_change_is_a_usage_error(run):
 def test_whatif_with_a_bad_setting_is_a_one_line_error(run):
     run("audit", DOUNIU)
     result = run("whatif", "--set", "no-such-band.single_stake.max=1")
-    assert (result.exit_code, result.stderr) == (1, "Error: unknown band 'no-such-band'\n")
+    assert (result.exit_code, result.stderr) == (2, "Error: unknown band 'no-such-band'\n")
 
 
 def test_whatif_takes_a_rule_file_and_answers_in_json(run, tmp_path):

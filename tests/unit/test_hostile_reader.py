@@ -69,7 +69,7 @@ def test_audit_takes_max_line_bytes_and_names_the_long_line(tmp_path, sqlite_url
         ["audit", str(path), "--max-line-bytes", "1000"],
         env={"COMPLIANCE_DB_URL": sqlite_url},
     )
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # no session could be read
     assert f"reject: {path}:1: line longer than 1,000 bytes (" in result.stderr
     assert "audited 0 sessions, 2 rejected" in result.stderr
 

@@ -13,7 +13,7 @@ from compliance.domain.rulediff import condition_words, diff_books, diff_dates
 from compliance.domain.ruleedit import BoundSetting, set_bound
 from compliance.domain.rules import Comparison, Multiplier
 from compliance.domain.tiers import Tier
-from compliance.errors import RulesError
+from compliance.errors import BadValueError, RulesError
 from compliance.service_layer.rules import read_files, with_patch
 from tests.rule_files import falling, hunan_with, hunan_with_text, overlapping
 
@@ -161,8 +161,8 @@ def test_a_bound_set_on_the_command_line_moves_that_line_only(rule_book):
         "hn-2015-general-stake.capital.max=100",
     ],
 )
-def test_a_bad_setting_is_a_rules_error(rule_book, text):
-    with pytest.raises(RulesError):
+def test_a_bad_setting_is_a_bad_value(rule_book, text):
+    with pytest.raises(BadValueError):
         set_bound(rule_book, BoundSetting.parse(text))
 
 

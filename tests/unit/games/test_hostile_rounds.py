@@ -30,7 +30,8 @@ def _reject_of(run, tmp_path, session: dict) -> str:
     path = tmp_path / "hostile.jsonl"
     path.write_text(json.dumps(session) + "\n", encoding="utf-8")
     result = run("audit", str(path))
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # its one line rejected: no session could be read
+    assert result.stderr.endswith("Error: no session could be read: 1 reject\n")
     first = result.stderr.splitlines()[0]
     assert first.startswith(f"reject: {path}:1 session {session['session_id']}: ")
     return first.split(": ", 2)[2]
