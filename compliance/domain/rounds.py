@@ -14,6 +14,10 @@ SETTLEMENT_MISMATCH = "settlement_mismatch"
 ILLEGAL_ACTION = "illegal_action"
 WRONG_BANKER = "wrong_banker"
 IMPOSSIBLE_DEAL = "impossible_deal"
+# Claims a log makes of itself that the audit cannot take on trust (docs/metrics.md).
+TOURNAMENT_IN_YUAN = "tournament_in_yuan"
+UNVERIFIABLE = "unverifiable"
+SESSION_ROUND = 0  # the round of an issue that concerns the whole session
 
 
 @dataclass(slots=True)

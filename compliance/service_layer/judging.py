@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from compliance.domain.audited import AuditedPlayer, AuditedSession
+from compliance.domain.claims import is_prize_only, tournament_in_yuan
 from compliance.domain.classifier import Classifier, ClassifierOptions, PlayerFacts, SessionFacts
 from compliance.domain.findings import ThresholdFinding
 from compliance.domain.metrics import (
@@ -59,6 +60,10 @@ class Auditor:
             summary.rake += s.owner.room_fee
         if s.prize and s.prize.funded_by == "entry_fees" and s.prize.entry_fee:
             add_entry_fees(summary, s.prize.entry_fee)
+        organiser_funded = bool(s.prize and s.prize.funded_by == "organiser")
+        in_yuan = tournament_in_yuan(s.tournament, organiser_funded, s.point_value)
+        if in_yuan is not None:
+            summary.issues.insert(0, in_yuan)
         measured: dict[str, PlayerMetrics] = {}
         session_figures = None
         if s.point_value is not None:
@@ -100,7 +105,7 @@ class Auditor:
             ),
             metrics=session_figures,
             rake=summary.rake,
-            organiser_prize=bool(s.tournament and s.prize and s.prize.funded_by == "organiser"),
+            organiser_prize=is_prize_only(s.tournament, organiser_funded, s.point_value),
             venue=s.venue,
             issues=tuple(summary.issues),
         )
