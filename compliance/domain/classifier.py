@@ -32,6 +32,7 @@ from compliance.domain.periods import with_priors
 from compliance.domain.rounds import Integrity
 from compliance.domain.rules import Band, Comparison, Jurisdiction, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset
+from compliance.domain.scene import scene_figure, with_scene_cash
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
 
@@ -83,6 +84,7 @@ class SessionFacts:
     organiser_prize: bool = False
     venue: str = "unknown"
     issues: tuple[Integrity, ...] = ()
+    scene_cash: Decimal | None = None
 
 
 class Classifier:
@@ -185,7 +187,9 @@ class Classifier:
         plan = self._plan(rules, bands, facts.game_class, player.metrics.banker_rounds > 0)
         best, best_leaves = None, []
         for band in plan.descending:
-            seen = with_priors(values, band, player.priors, day)
+            seen = with_scene_cash(
+                with_priors(values, band, player.priors, day), band, facts.scene_cash
+            )
             hit = [] if band.condition is None else matched_leaves(band.condition, seen)
             if hit is not None:
                 best, best_leaves, values = band, hit, seen
@@ -226,6 +230,7 @@ class Classifier:
             exemptions=exemptions,
             would_be=would_be,
         )
+        finding.scene_figure = scene_figure(best, facts.scene_cash)
         if shown >= Tier.ADMINISTRATIVE:
             finding.aggravations = self._aggravations(facts, player, rules, day)
         elif shown == Tier.BELOW_THRESHOLD:

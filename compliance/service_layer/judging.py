@@ -27,6 +27,7 @@ from compliance.domain.metrics import (
 )
 from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
+from compliance.domain.scene import scene_total
 from compliance.domain.storable import NUL, check_figures, check_storable, escape_nul
 from compliance.errors import ConfigError, JurisdictionError, LogError
 from compliance.games import get_game
@@ -108,6 +109,7 @@ class Auditor:
             organiser_prize=is_prize_only(s.tournament, organiser_funded, s.point_value),
             venue=s.venue,
             issues=tuple(summary.issues),
+            scene_cash=scene_total(s.scene_cash, (p.scene_cash for p in s.players)),
         )
         findings = self.classifier.classify(facts, self.as_of)
         tiers = {f.player: f.tier for f in findings if isinstance(f, ThresholdFinding)}

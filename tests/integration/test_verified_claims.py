@@ -1,5 +1,5 @@
 """Claims a log makes of itself are checked, stored and counted (issue #18, part 2),
-on SQLite and PostgreSQL."""
+and the cash found at the scene (part 3), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -73,3 +73,14 @@ def test_a_hand_without_its_plays_is_stored_and_counted_as_unverifiable(any_db_u
     assert (claim["check"], claim["round"], claim["game"]) == ("unverifiable", 1, "guandan")
     assert summary.as_dict()["integrity"] == {"unverifiable": 1}
     assert report.mismatches == {"guandan": {"unverifiable": 1}}
+
+
+def test_the_cash_found_at_the_scene_and_the_figure_used_are_stored(any_db_url, tmp_path):
+    s = room(1, "boss", "2026-03-10", base=1, where="370000")
+    s["scene_cash"] = "500.50"
+    s["players"][0]["scene_cash"] = 150
+    _, rows, _ = _stored(any_db_url, write(tmp_path / "c.jsonl", [s]))
+    players = [p for k, _, p in rows if k == "threshold" and p["subject"].startswith("player:")]
+    assert {(p["tier"], p["metric"], p["value"], p["scene_figure"]) for p in players} == {
+        ("administrative", "scene_capital", 650.5, "scene_cash")
+    }
