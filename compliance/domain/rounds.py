@@ -40,7 +40,8 @@ class RoundResult:
     (zero-sum apart from pots carried forward); `stakes` are what each player
     wagered in the round as agreed before the result (DESIGN §5); `rake` is
     what the room owner took (抽头); `carried` is what went into or out of a
-    pot that outlives the round (positive: into the pot).
+    pot that outlives the round (positive: into the pot); `caps` are the
+    most each player could lose in the round where the game sets it (扯旋's 簸簸).
     """
 
     index: int
@@ -50,6 +51,7 @@ class RoundResult:
     rake: int = 0
     carried: int = 0
     issues: list[Integrity] = field(default_factory=list)
+    caps: dict[str, int] | None = None
 
 
 @dataclass(slots=True)
@@ -63,6 +65,7 @@ class PlayerTally:
     won: int = 0
     rounds: int = 0
     banker_rounds: int = 0
+    max_cap: int | None = None
 
     def add(self, stake: int, amount: int) -> None:
         """One round played: `stake` wagered, `amount` won (or lost, if negative)."""

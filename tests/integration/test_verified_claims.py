@@ -84,3 +84,28 @@ def test_the_cash_found_at_the_scene_and_the_figure_used_are_stored(any_db_url, 
     assert {(p["tier"], p["metric"], p["value"], p["scene_figure"]) for p in players} == {
         ("administrative", "scene_capital", 650.5, "scene_cash")
     }
+
+
+def test_chexuans_cap_is_stored_with_the_stake_metrics(any_db_url, tmp_path):
+    import random
+
+    from compliance.db.models import PlayerMetricsRow
+    from compliance.games.chexuan.simulator import simulate
+
+    players = ["x", "y", "z"]
+    sim = simulate(random.Random(4), players, 6, 10, 0.0)
+    session = session_dict(
+        "cx-1", "chexuan", players, sim.rounds, variant=sim.variant, point_value="0.5"
+    )
+    session["jurisdiction"] = "430000"
+    _stored(any_db_url, write(tmp_path / "x.jsonl", [session]))
+    most = {
+        p: max(s["cap"] for r in sim.rounds for s in r["seats"] if s["player"] == p)
+        for p in players
+    }
+    engine = make_engine(any_db_url)
+    with engine.connect() as conn:
+        query = select(PlayerMetricsRow.player_id, PlayerMetricsRow.table_cap)
+        stored = {p: c for p, c in conn.execute(query)}
+    engine.dispose()
+    assert {p: float(c) for p, c in stored.items()} == {p: most[p] * 0.5 for p in players}

@@ -80,3 +80,20 @@ def test_a_rounds_rake_reaches_the_session_figures_the_owners_window_sums(rule_b
     logged = sum(r.get("rake", 0) for r in sim.rounds)
     assert logged > 0
     assert judged.metrics.rake == (Decimal(logged) * Decimal("0.5")).quantize(Decimal("0.01"))
+
+
+def test_chexuans_cap_is_a_stake_metric_in_yuan_and_no_other_game_has_one():
+    from compliance.domain.metrics import player_metrics, tally
+
+    players = ["x", "y", "z"]
+    sim = simulator_for("chexuan")(random.Random(4), players, 6, 10, 0.0)
+    session = session_of("chexuan", sim.rounds, players, sim.variant)
+    summary = tally(get_game("chexuan").replay(session), players)
+    for p in players:
+        most = max(s["cap"] for r in sim.rounds for s in r["seats"] if s["player"] == p)
+        assert player_metrics(p, summary.players[p], Decimal("0.5")).table_cap == most * Decimal(
+            "0.5"
+        )
+    other = simulator_for("paigow")(random.Random(4), players, 6, 10, 0.0)
+    summary = tally(get_game("paigow").replay(session_of("paigow", other.rounds, players)), players)
+    assert {player_metrics(p, summary.players[p], Decimal(1)).table_cap for p in players} == {None}
