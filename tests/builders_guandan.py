@@ -5,9 +5,18 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from compliance.domain.rounds import UNVERIFIABLE, Integrity
 from compliance.games.cards import build_deck, shuffled
 from compliance.logs.records import Session, Variant
 from tests.builders import session_of as shared_session_of
+
+
+def checked(issues: list[Integrity]) -> list[Integrity]:
+    """The breaches the rules find: the issues less the `unverifiable` of a hand whose plays
+    (or tricks) are not logged, which every such hand carries."""
+    assert all(i.check != UNVERIFIABLE or "without its" in i.detail for i in issues)
+    return [i for i in issues if i.check != UNVERIFIABLE]
+
 
 SEATS = ["a", "b", "c", "d"]  # a and c are partners, b and d the other team
 ORDER = {

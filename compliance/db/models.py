@@ -235,6 +235,7 @@ class PlayerMetricsRow(Base):
     capital: Mapped[Decimal | None] = mapped_column(Money)
     rounds: Mapped[int] = mapped_column(Integer, default=0)
     banker_rounds: Mapped[int] = mapped_column(Integer, default=0)
+    table_cap: Mapped[Decimal | None] = mapped_column(Money)
     tier: Mapped[str | None] = mapped_column(String(32))
     jurisdiction_written: Mapped[str | None] = mapped_column(String(32))
 

@@ -45,6 +45,7 @@ PLAYER_COLUMNS = (
     "capital",
     "rounds",
     "banker_rounds",
+    "table_cap",
     "tier",
     "jurisdiction_written",
 )
@@ -107,9 +108,10 @@ def player_values(s: AuditedSession, money=same) -> list[tuple]:
                 money(m.capital),
                 m.rounds,
                 m.banker_rounds,
+                money(m.table_cap) if m.table_cap is not None else None,
             )
             if m
-            else (None, None, None, None, None, None, 0, 0)
+            else (None, None, None, None, None, None, 0, 0, None)
         )
         rows.append(
             (

@@ -31,6 +31,7 @@ from compliance.domain.periods import with_priors
 from compliance.domain.rounds import Integrity
 from compliance.domain.rules import Band, Comparison, Jurisdiction, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset
+from compliance.domain.scene import scene_figure, with_scene_cash
 from compliance.domain.tiers import Tier
 from compliance.domain.verdict import Lines, threshold_finding
 from compliance.errors import JurisdictionError
@@ -80,6 +81,7 @@ class SessionFacts:
     organiser_prize: bool = False
     venue: str = "online"
     issues: tuple[Integrity, ...] = ()
+    scene_cash: Decimal | None = None
 
 
 class Classifier:
@@ -184,7 +186,9 @@ class Classifier:
         )
         best, best_leaves = None, []
         for band in plan.descending:
-            seen = with_priors(values, band, player.priors, day)
+            seen = with_scene_cash(
+                with_priors(values, band, player.priors, day), band, facts.scene_cash
+            )
             hit = [] if band.condition is None else matched_leaves(band.condition, seen)
             if hit is not None:
                 best, best_leaves, values = band, hit, seen
@@ -225,6 +229,7 @@ class Classifier:
             exemptions=exemptions,
             would_be=would_be,
         )
+        finding.scene_figure = scene_figure(best, facts.scene_cash)
         if shown >= Tier.ADMINISTRATIVE:
             finding.aggravations = self._aggravations(facts, player, rules, day)
         elif shown == Tier.BELOW_THRESHOLD:

@@ -121,6 +121,7 @@ class ThresholdFinding(_Finding, kw_only=True, tag=THRESHOLD):
     figures: dict[str, Decimal] = {}
     disputed: bool = False
     dispute_note: str | None = None
+    scene_figure: str | None = None
 
     @property
     def kind(self) -> str:

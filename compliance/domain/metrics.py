@@ -57,6 +57,11 @@ def tally(results: Iterable[RoundResult], player_ids: Iterable[str]) -> SessionT
                     t.max_stake = max(t.max_stake, stake)
         if result.banker is not None:
             players[result.banker].banker_rounds += 1
+        if result.caps:
+            for pid, cap in result.caps.items():
+                t = players[pid]
+                if t.max_cap is None or cap > t.max_cap:
+                    t.max_cap = cap
     summary.rounds = rounds
     summary.rake = rake
     return summary
@@ -82,6 +87,7 @@ class PlayerMetrics:
     capital: Decimal
     rounds: int
     banker_rounds: int
+    table_cap: Decimal | None = None
 
     def as_dict(self) -> dict[str, Decimal]:
         """The PLAYER_METRICS by name (spelled out: this runs once a player)."""
@@ -122,7 +128,8 @@ def to_yuan(points: int, point_value: Decimal) -> Decimal:
 
 
 def player_metrics(pid: str, t: PlayerTally, point_value: Decimal) -> PlayerMetrics:
-    """A player's figures in yuan. 个人赌资 = stakes + winnings, gross (丹东 2021)."""
+    """A player's figures in yuan. 个人赌资 = stakes + winnings, gross (丹东 2021);
+    `table_cap` the largest 簸簸 he set, where the game has one (扯旋)."""
     return PlayerMetrics(
         player_id=pid,
         single_stake=to_yuan(t.max_stake, point_value),
@@ -133,6 +140,7 @@ def player_metrics(pid: str, t: PlayerTally, point_value: Decimal) -> PlayerMetr
         capital=to_yuan(t.staked + t.won, point_value),
         rounds=t.rounds,
         banker_rounds=t.banker_rounds,
+        table_cap=to_yuan(t.max_cap, point_value) if t.max_cap is not None else None,
     )
 
 

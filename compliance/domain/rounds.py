@@ -14,6 +14,10 @@ SETTLEMENT_MISMATCH = "settlement_mismatch"
 ILLEGAL_ACTION = "illegal_action"
 WRONG_BANKER = "wrong_banker"
 IMPOSSIBLE_DEAL = "impossible_deal"
+# Claims a log makes of itself that the audit cannot take on trust (docs/metrics.md).
+TOURNAMENT_IN_YUAN = "tournament_in_yuan"
+UNVERIFIABLE = "unverifiable"
+SESSION_ROUND = 0  # the round of an issue that concerns the whole session
 
 
 @dataclass(slots=True)
@@ -36,7 +40,8 @@ class RoundResult:
     (zero-sum apart from pots carried forward); `stakes` are what each player
     wagered in the round as agreed before the result (DESIGN §5); `rake` is
     what the room owner took (抽头); `carried` is what went into or out of a
-    pot that outlives the round (positive: into the pot).
+    pot that outlives the round (positive: into the pot); `caps` are the
+    most each player could lose in the round where the game sets it (扯旋's 簸簸).
     """
 
     index: int
@@ -46,6 +51,7 @@ class RoundResult:
     rake: int = 0
     carried: int = 0
     issues: list[Integrity] = field(default_factory=list)
+    caps: dict[str, int] | None = None
 
 
 @dataclass(slots=True)
@@ -59,6 +65,7 @@ class PlayerTally:
     won: int = 0
     rounds: int = 0
     banker_rounds: int = 0
+    max_cap: int | None = None
 
     def add(self, stake: int, amount: int) -> None:
         """One round played: `stake` wagered, `amount` won (or lost, if negative)."""

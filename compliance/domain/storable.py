@@ -44,6 +44,7 @@ def check_figures(summary: SessionTally, point_value: Decimal, fixed_fee: int = 
         _below("single_stake", t.max_stake, point_value, where)
         _below("round_win_loss", t.max_round_swing, point_value, where)
         _below("net", abs(t.net), point_value, where)
+        _below("table_cap", t.max_cap or 0, point_value, where)
         won += max(t.net, 0)
     _below("table_win_loss", won, point_value, "the session")
 

@@ -17,6 +17,7 @@ import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 
 import jiter
 import msgspec
@@ -28,6 +29,7 @@ from compliance.streams import BOM, is_gzip_file, is_stream, open_log
 _decoder = msgspec.json.Decoder(Session)
 _id_decoder = msgspec.json.Decoder(SessionId)
 MAX_POINT_VALUE = 100_000_000  # what the database's point_value column holds
+MAX_CASH = Decimal(10**15)  # yuan, as every stored money figure (domain/storable.py)
 MAX_LINE_BYTES = 64 << 20
 TOO_DEEP = (
     "nested too deeply to decode (arrays or objects inside one another past the decoder's limit)"
@@ -93,7 +95,21 @@ def decode_session(raw: bytes) -> Session:
     places = session.point_value.as_tuple().exponent if session.point_value is not None else 0
     if isinstance(places, int) and places < -4:
         raise DecodeError("point_value has more than 4 decimal places (a ten-thousandth of a yuan)")
+    check_cash("scene_cash", session.scene_cash)
+    for i, player in enumerate(session.players):
+        check_cash(f"players[{i}].scene_cash", player.scene_cash)
     return session
+
+
+def check_cash(field: str, cash: Decimal | None) -> None:
+    """现场赌资: yuan, finite, from 0 to below 10^15, to the fen (the money columns' figures)."""
+    if cash is None:
+        return
+    if not cash.is_finite() or not 0 <= cash < MAX_CASH:
+        raise DecodeError(f"{field} must be a number of yuan from 0 to below 10^15")
+    places = cash.as_tuple().exponent
+    if isinstance(places, int) and places < -2:
+        raise DecodeError(f"{field} has more than 2 decimal places (a fen)")
 
 
 def duplicate_key(raw: bytes) -> str | None:

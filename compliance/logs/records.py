@@ -36,7 +36,7 @@ Platform = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """玩家: one seat-holder of the session."""
+    """玩家: one seat-holder of the session; `scene_cash` the yuan found on him (查获赌资)."""
 
     id: Id
     name: Name = ""
@@ -45,6 +45,7 @@ class Player(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     buy_in: Points | None = None
     minor: bool = False
     public_servant: bool = False
+    scene_cash: Decimal | None = None
 
 
 class Owner(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -88,7 +89,11 @@ class Variant(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
 
 class Session(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """局 / 房间记录: one game session, the unit a log line carries."""
+    """局 / 房间记录: one game session, the unit a log line carries.
+
+    `scene_cash` is 现场赌资: the yuan found or seized at the scene and held by no
+    one player (the table, a drawer); each player's own is on the player.
+    """
 
     format: Literal["stakelog/1"]
     session_id: Id
@@ -107,6 +112,7 @@ class Session(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     prize: Prize | None = None
     tournament: bool = False
     bracket: Bracket | None = None
+    scene_cash: Decimal | None = None
 
 
 class SessionId(msgspec.Struct):

@@ -38,6 +38,17 @@ def session_schema() -> dict[str, Any]:
             {"type": "null"},
         ],
     }
+    cash = {
+        "description": "现场赌资: yuan found or seized at the scene (a number, or a decimal "
+        'string such as "350.50"), 0 to below 10^15, to the fen.',
+        "anyOf": [
+            {"type": "number", "minimum": 0, "exclusiveMaximum": 10**15},
+            {"type": "string", "pattern": r"^\d+(\.\d{1,2})?$"},
+            {"type": "null"},
+        ],
+    }
+    session_def["properties"]["scene_cash"] = cash
+    components["Player"]["properties"]["scene_cash"] = cash
     rules = [
         {
             "if": {"properties": {"game": {"const": code}}},

@@ -132,6 +132,8 @@ CHECKS = {
     "wrong_banker": "庄家错误",
     "impossible_deal": "不可能的牌",
     "negative_chips": "筹码为负",
+    "tournament_in_yuan": "比赛以钱结算",
+    "unverifiable": "无法核验",
 }
 CONFIDENCE = {"H": ("高", "high"), "M": ("中", "medium"), "L": ("低", "low")}
 

@@ -236,4 +236,5 @@ def _player_metrics(p: dict[str, Any]) -> PlayerMetrics | None:
         capital=p["capital"],
         rounds=p["rounds"],
         banker_rounds=p["banker_rounds"],
+        table_cap=p.get("table_cap"),
     )

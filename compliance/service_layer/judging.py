@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from compliance.domain.audited import AuditedPlayer, AuditedSession
+from compliance.domain.claims import is_prize_only, tournament_in_yuan
 from compliance.domain.classifier import Classifier, ClassifierOptions, PlayerFacts, SessionFacts
 from compliance.domain.findings import ThresholdFinding
 from compliance.domain.metrics import (
@@ -27,6 +28,7 @@ from compliance.domain.metrics import (
 )
 from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
+from compliance.domain.scene import scene_total
 from compliance.domain.storable import NUL, check_figures, check_storable, escape_nul
 from compliance.errors import BadValueError, JurisdictionError, LogError, did_you_mean
 from compliance.games import get_game
@@ -65,6 +67,10 @@ class Auditor:
             fixed = s.owner.room_fee
         if s.prize and s.prize.funded_by == "entry_fees" and s.prize.entry_fee:
             add_entry_fees(summary, s.prize.entry_fee)
+        organiser_funded = bool(s.prize and s.prize.funded_by == "organiser")
+        in_yuan = tournament_in_yuan(s.tournament, organiser_funded, s.point_value)
+        if in_yuan is not None:
+            summary.issues.insert(0, in_yuan)
         measured: dict[str, PlayerMetrics] = {}
         session_figures = None
         if s.point_value is not None:
@@ -107,9 +113,10 @@ class Auditor:
             ),
             metrics=session_figures,
             rake=summary.rake,
-            organiser_prize=bool(s.tournament and s.prize and s.prize.funded_by == "organiser"),
+            organiser_prize=is_prize_only(s.tournament, organiser_funded, s.point_value),
             venue=venue,
             issues=tuple(summary.issues),
+            scene_cash=scene_total(s.scene_cash, (p.scene_cash for p in s.players)),
         )
         findings = self.classifier.classify(facts, self.as_of)
         tiers = {f.player: f.tier for f in findings if isinstance(f, ThresholdFinding)}

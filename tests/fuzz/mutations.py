@@ -269,7 +269,10 @@ def game_option(rng, root, options):
 def decimal(rng, root, options):
     value = rng.choice(HUGE_DECIMALS)
     if rng.random() < 0.7:
-        path: Path = ("point_value",)
+        path: Path = rng.choice([("point_value",), ("point_value",), ("scene_cash",)])
+        players = root.get("players")
+        if rng.random() < 0.2 and isinstance(players, list) and players:
+            path = ("players", 0, "scene_cash") if isinstance(players[0], dict) else path
     else:
         found = _pick(rng, root, lambda p, v: _is_int(v) or isinstance(v, float))
         path = found if found is not None else ("point_value",)

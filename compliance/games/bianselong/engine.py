@@ -117,7 +117,7 @@ class Bianselong(Engine):
         if deal.penalties is not None:
             issues += self._check_penalties(index, penalties, deal.penalties)
         stakes = dict.fromkeys(order, opts.stake_per_point)
-        return RoundResult(index, deltas, stakes, issues=issues)
+        return RoundResult(index, deltas, stakes, rake=deal.rake, issues=issues)
 
     @staticmethod
     def _check_penalties(

@@ -7,7 +7,7 @@ from typing import Annotated, Literal, TypeGuard
 import msgspec
 
 from compliance.games import cards
-from compliance.logs.bounds import SignedPoints
+from compliance.logs.bounds import Points, SignedPoints
 
 Suit = Literal["S", "H", "C", "D"]
 
@@ -40,3 +40,4 @@ class BianselongDeal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     new_game: bool = False
     claimed: dict[str, SignedPoints] = {}
     penalties: dict[str, SignedPoints] | None = None
+    rake: Points = 0

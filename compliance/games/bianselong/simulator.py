@@ -17,6 +17,7 @@ from compliance.games.bianselong import (
     settle_penalties,
 )
 from compliance.games.bianselong.record import is_suit
+from compliance.games.rake import rake_percent, with_rake
 
 SIM_PRESET = "court10"
 MAX_TURNS = 400
@@ -106,6 +107,7 @@ def simulate(
     variant = {"preset": SIM_PRESET, "options": {"stake_per_point": base}}
     decks = 1 if len(players) < opts.two_decks_from else 2
     totals = dict.fromkeys(players, 0)
+    percent = rake_percent(rng)
     rounds: list[dict[str, Any]] = []
     anomalies: list[tuple[int, str]] = []
     for index in range(1, n_rounds + 1):
@@ -121,6 +123,7 @@ def simulate(
         record, table, cheated = play_out(rng, opts, standing, decks, tamper == ILLEGAL_ACTION)
         penalties = table.penalties()
         claimed = settle_penalties(table.winner, penalties, opts.stake_per_point)
+        won = list(claimed.values())
         for player, points in penalties.items():
             totals[player] += points
         if tamper == SETTLEMENT_MISMATCH:
@@ -130,7 +133,7 @@ def simulate(
         record.update(claimed=claimed, penalties=penalties)
         if new_game:
             record["new_game"] = True
-        rounds.append(record)
+        rounds.append(with_rake(record, percent, won))
         if tamper is not None and (tamper == SETTLEMENT_MISMATCH or cheated):
             anomalies.append((index, tamper))
     return Simulated(variant=variant, rounds=rounds, anomalies=anomalies)

@@ -126,7 +126,13 @@ def settle_round(
     else:
         deltas, carried = _showdown(index, rnd, options, betting, chips, pool, issues)
     result = RoundResult(
-        index=index, deltas=deltas, stakes=stakes, rake=rake, carried=carried, issues=issues
+        index=index,
+        deltas=deltas,
+        stakes=stakes,
+        rake=rake,
+        carried=carried,
+        issues=issues,
+        caps={s.player: s.cap for s in rnd.seats},
     )
     claim = compare_claims(index, deltas, {s.player: s.claimed for s in rnd.seats})
     if claim:

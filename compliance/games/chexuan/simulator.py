@@ -30,6 +30,7 @@ from compliance.games.chexuan.betting import (
     can_bet,
 )
 from compliance.games.chexuan.hands import Ranking
+from compliance.games.rake import rake_percent, with_rake
 
 MAX_SEATS = 6
 CAPS = (20, 30, 50, 50, 100, 200)  # 簸簸 in units of the base
@@ -159,6 +160,7 @@ def simulate(
     options = GAME.options_for(None)
     ranking = options.ranking()
     caps = {p: base * rng.choice(CAPS) for p in players}
+    percent = rake_percent(rng)
     rounds: list[dict[str, Any]] = []
     anomalies: list[tuple[int, str]] = []
     for index in range(1, n_rounds + 1):
@@ -193,5 +195,5 @@ def simulate(
             rng.choice(record["seats"])["claimed"] += rng.choice((-1, 1)) * base * rng.randint(1, 5)
         if check:
             anomalies.append((index, check))
-        rounds.append(record)
+        rounds.append(with_rake(record, percent, result.deltas.values()))
     return Simulated(variant={"preset": "seed"}, rounds=rounds, anomalies=anomalies)

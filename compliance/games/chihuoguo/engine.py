@@ -89,7 +89,9 @@ class Table:
         if mismatch:
             issues.append(mismatch)
         self.last_player = turn.player
-        return RoundResult(index, deltas, stakes, carried=-sum(deltas.values()), issues=issues)
+        return RoundResult(
+            index, deltas, stakes, rake=turn.rake, carried=-sum(deltas.values()), issues=issues
+        )
 
     def _check_structure(self, index: int, turn: ChihuoguoTurn) -> None:
         named = [turn.player, *turn.antes, *(turn.chips or {})]

@@ -26,3 +26,4 @@ class ChihuoguoTurn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     pot: Points | None = None
     chips: dict[str, SignedPoints] | None = None
     claimed: dict[str, SignedPoints] = {}
+    rake: Points = 0

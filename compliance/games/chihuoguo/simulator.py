@@ -9,6 +9,7 @@ from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
 from compliance.games import cards
 from compliance.games.base import Simulated
 from compliance.games.chihuoguo import ChihuoguoOptions, is_pair, settle_bet
+from compliance.games.rake import rake_percent, with_rake
 
 STARTING_CHIPS_IN_BASES = 1000
 ANTE_IN_BASES = 10
@@ -50,6 +51,7 @@ def simulate(
         variant["options"]["seats"] = len(players)
     chips = dict.fromkeys(players, STARTING_CHIPS_IN_BASES * base)
     pot, first = 0, rng.randrange(len(players))
+    percent = rake_percent(rng)
     rounds: list[dict[str, Any]] = []
     anomalies: list[tuple[int, str]] = []
     deck: list[str] = []
@@ -91,7 +93,7 @@ def simulate(
         if tamper == SETTLEMENT_MISMATCH:
             claimed[player] += base if rng.random() < 0.5 else -base
         record["claimed"] = claimed
-        rounds.append(record)
+        rounds.append(with_rake(record, percent, deltas.values()))
         if tamper:
             anomalies.append((index, tamper))
     return Simulated(variant=variant, rounds=rounds, anomalies=anomalies)

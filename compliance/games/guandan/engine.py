@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from compliance.domain.rounds import ILLEGAL_ACTION, Integrity, RoundResult
+from compliance.domain.rounds import ILLEGAL_ACTION, UNVERIFIABLE, Integrity, RoundResult
 from compliance.errors import DealError
 from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import Card, build_deck
@@ -146,10 +146,22 @@ def replay_hands(
             Integrity(index, ILLEGAL_ACTION, f"hand {index}: {text}", players=who)
             for text, who in problems
         ]
+        if not hand.plays:
+            issues.append(unplayed(index, order))
         mismatch = compare_claims(index, deltas, hand.claimed)
         if mismatch:
             issues.append(mismatch)
-        yield RoundResult(index, deltas, stakes, None, 0, 0, issues)
+        yield RoundResult(index, deltas, stakes, None, hand.rake, 0, issues)
+
+
+def unplayed(index: int, order: list[str]) -> Integrity:
+    """无法核验: a hand without its plays is settled on a finishing order nothing checks."""
+    return Integrity(
+        index,
+        UNVERIFIABLE,
+        f"hand {index}: logged without its plays; settled from the logged finishing order "
+        f"{', '.join(order)}, which the cards cannot confirm",
+    )
 
 
 def _places(order: list[str], seats: list[str]) -> tuple:

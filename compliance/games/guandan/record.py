@@ -42,3 +42,4 @@ class GuandanHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=F
     stake: Amount | None = None
     tribute: list[GuandanTribute] = []
     plays: list[GuandanPlay] = []
+    rake: Amount = 0

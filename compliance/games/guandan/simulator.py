@@ -18,6 +18,7 @@ from compliance.games.base import Simulated
 from compliance.games.cards import JOKERS, build_deck, rank_of, shuffled
 from compliance.games.guandan import DEFAULT_PRESET, GuandanOptions, Match, combos
 from compliance.games.guandan.play import Table, due_tribute, team
+from compliance.games.rake import rake_percent, with_rake
 
 RUN_SHAPES = {combos.STRAIGHT: (1, 5), combos.TUBE: (2, 3), combos.PLATE: (3, 2)}
 GROUP_SIZES = {combos.SINGLE: 1, combos.PAIR: 2, combos.TRIPLE: 3}
@@ -196,6 +197,7 @@ def simulate(
     seats = list(players[:4])
     options = GuandanOptions(stake_per_level=base)
     match = Match(options)
+    percent = rake_percent(rng)
     rounds: list[dict[str, Any]] = []
     anomalies: list[tuple[int, str]] = []
     for index in range(1, n_rounds + 1):
@@ -222,6 +224,7 @@ def simulate(
         if tribute:
             record["tribute"] = tribute
         record["plays"] = plays
+        with_rake(record, percent, claimed.values())
         if rng.random() < anomaly_rate:
             _tamper(rng, record, index, anomalies, level)
         rounds.append(record)

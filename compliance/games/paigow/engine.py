@@ -111,7 +111,9 @@ def settle_round(
     claim = compare_claims(index, deltas, {s.player: s.claimed for s in rnd.seats})
     if claim:
         issues.append(claim)
-    return RoundResult(index=index, deltas=deltas, stakes=stakes, banker=rnd.banker, issues=issues)
+    return RoundResult(
+        index=index, deltas=deltas, stakes=stakes, banker=rnd.banker, rake=rnd.rake, issues=issues
+    )
 
 
 class Paigow(Engine):

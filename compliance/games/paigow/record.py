@@ -25,3 +25,4 @@ class PaigowRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
     banker: str
     seats: list[PaigowSeat]
+    rake: Chips = 0

@@ -11,6 +11,7 @@ from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
 from compliance.games.base import Simulated
 from compliance.games.cards import shuffled
 from compliance.games.paigow import PaigowOptions, PaigowRound, ranking_for, settle_round
+from compliance.games.rake import rake_percent, with_rake
 
 
 def simulate(
@@ -21,6 +22,7 @@ def simulate(
         raise ValueError("牌九 needs at least 2 players")
     options = PaigowOptions(max_bet=10 * base)
     ranking = ranking_for()
+    percent = rake_percent(rng)
     rounds: list[dict[str, Any]] = []
     anomalies: list[tuple[int, str]] = []
     for index in range(1, n_rounds + 1):
@@ -47,7 +49,7 @@ def simulate(
             rng.choice(record["seats"])["claimed"] += rng.choice((-1, 1)) * base * rng.randint(1, 3)
         if check:
             anomalies.append((index, check))
-        rounds.append(record)
+        rounds.append(with_rake(record, percent, result.deltas.values()))
     return Simulated(
         variant={"preset": "seed", "options": {"max_bet": options.max_bet}},
         rounds=rounds,

@@ -20,6 +20,7 @@ import msgspec
 from compliance.domain.rounds import (
     ILLEGAL_ACTION,
     SETTLEMENT_MISMATCH,
+    UNVERIFIABLE,
     WRONG_BANKER,
     Integrity,
     RoundResult,
@@ -171,7 +172,9 @@ def hand_points(
             (ILLEGAL_ACTION, f"{hand.declarer} buries {buried} not held", (hand.declarer,))
         ]
     if not hand.tricks:
-        return hand.points, []
+        logged = "no points either" if hand.points is None else f"points {hand.points}"
+        text = f"logged without its tricks ({logged}); settled from the log, which the cards cannot confirm"
+        return hand.points, [(UNVERIFIABLE, text, ())]
     held[hand.declarer] -= Counter(hand.buried)
     played = play_tricks(hand, held, seats, trumps, options)
     if played.problem:
@@ -228,7 +231,7 @@ def replay_hands(
             if mismatch:
                 issues.append(mismatch)
         stakes = {p: per_level for p in seats}
-        yield RoundResult(index, deltas, stakes, hand.declarer, 0, 0, issues)
+        yield RoundResult(index, deltas, stakes, hand.declarer, hand.rake, 0, issues)
 
 
 class Shengji(Engine):

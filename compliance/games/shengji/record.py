@@ -35,3 +35,4 @@ class ShengjiHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=F
     level: Level | None = None
     stake: Amount | None = None
     points: Annotated[int, msgspec.Meta(ge=0, le=10_000)] | None = None
+    rake: Amount = 0

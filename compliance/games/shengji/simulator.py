@@ -18,6 +18,7 @@ import msgspec
 from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH
 from compliance.games.base import Simulated
 from compliance.games.cards import build_deck, rank_of, shuffled
+from compliance.games.rake import rake_percent, with_rake
 from compliance.games.shengji import (
     DEFAULT_PRESET,
     HAND_SIZE,
@@ -171,6 +172,7 @@ def simulate(
     options = ShengjiOptions(stake_per_level=base)
     levels = [0, 0]
     declarer = rng.choice(seats)
+    percent = rake_percent(rng)
     rounds: list[dict[str, Any]] = []
     anomalies: list[tuple[int, str]] = []
     for index in range(1, n_rounds + 1):
@@ -193,6 +195,7 @@ def simulate(
         record["claimed"] = {
             p: (gain if seats.index(p) % 2 == gainer else -gain) * base for p in seats
         }
+        with_rake(record, percent, record["claimed"].values())
         if rng.random() < anomaly_rate:
             _tamper(rng, record, index, anomalies, trumps)
         rounds.append(record)

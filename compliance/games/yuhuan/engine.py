@@ -248,6 +248,7 @@ class Yuhuan(Engine):
                 deltas=deltas,
                 stakes={p: o.points_per_hu for p in deltas},
                 banker=rnd.banker,
+                rake=rnd.rake,
                 issues=out.issues,
             )
             keeps = (out.winner is None and not out.has_kong) or (

@@ -25,7 +25,7 @@ from compliance.games.yuhuan.tiles import (
     format_tiles,
 )
 from compliance.games.yuhuan.win import CHOW, CONCEALED_KONG, KONG, PUNG, Meld
-from compliance.logs.bounds import SignedPoints
+from compliance.logs.bounds import Points, SignedPoints
 
 MeldType = Literal["chow", "pung", "kong", "added_kong", "concealed_kong"]
 HAND_TILES = 16
@@ -68,6 +68,7 @@ class YuhuanRound(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     hands: list[YuhuanHand]
     win: YuhuanWin | None = None
     claimed: dict[str, SignedPoints] = {}
+    rake: Points = 0
 
 
 class YuhuanEvalHand(

@@ -16,6 +16,7 @@ import msgspec
 
 from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER
 from compliance.games.base import Simulated
+from compliance.games.rake import rake_percent, with_rake
 from compliance.games.yuhuan import settle_round
 from compliance.games.yuhuan.options import DEFAULT_PRESET, YuhuanOptions
 from compliance.games.yuhuan.record import YuhuanHand, YuhuanMeld, YuhuanRound, YuhuanWin
@@ -39,6 +40,7 @@ def simulate(
         raise ValueError("玉环麻将 needs exactly four players")
     o = YuhuanOptions(points_per_hu=base)
     ring, at = list(players), 0
+    percent = rake_percent(rng)
     rounds: list[dict] = []
     anomalies: list[tuple[int, str]] = []
     for index in range(1, n_rounds + 1):
@@ -53,7 +55,9 @@ def simulate(
                 at = (at + 1) % 4
         else:
             rnd = msgspec.structs.replace(rnd, claimed={p: d * base for p, d in out.deltas.items()})
-        rounds.append(msgspec.to_builtins(rnd))
+        record = msgspec.to_builtins(rnd)
+        del record["rake"]
+        rounds.append(with_rake(record, percent, (d * base for d in out.deltas.values())))
         if not keeps:
             at = (at + 1) % 4
     variant = {"preset": DEFAULT_PRESET, "options": {"points_per_hu": base}}

@@ -13,7 +13,7 @@ from compliance.games import get_game
 from compliance.games.guandan import GAME, ROUND_TYPE, GuandanPlay
 from compliance.games.guandan.play import Table, play_out
 from compliance.games.guandan.simulator import simulate
-from tests.builders_guandan import SEATS, guandan_hand, money, session_of
+from tests.builders_guandan import SEATS, checked, guandan_hand, money, session_of
 
 
 def table(**hands: str) -> Table:
@@ -145,7 +145,7 @@ def test_describe_is_json_ready():
 def test_a_hand_may_carry_its_own_stake_per_level():
     record = guandan_hand(1, "abcd", money(("a", "c"), 40), stake=20)
     (result,) = GAME.replay(session_of("guandan", [record], stake_per_level=5))
-    assert result.issues == [] and result.stakes == {p: 20 for p in SEATS}
+    assert checked(result.issues) == [] and result.stakes == {p: 20 for p in SEATS}
 
 
 def test_a_long_simulated_match_passes_a_and_starts_a_new_game_cleanly():
@@ -155,3 +155,15 @@ def test_a_long_simulated_match_passes_a_and_starts_a_new_game_cleanly():
     assert passes and all(r.issues == [] for r in GAME.replay(session_of("guandan", sim.rounds)))
     with_game_stake = GAME.replay(session_of("guandan", sim.rounds, stake_per_game=50))
     assert {r.index for r in with_game_stake if r.issues} == passes
+
+
+def test_a_hand_logged_without_its_plays_is_settled_from_its_finish_and_found_unverifiable():
+    record = guandan_hand(1, "acbd", money(("a", "c"), 30))
+    (result,) = GAME.replay(session_of("guandan", [record], stake_per_level=10))
+    assert result.deltas == money(("a", "c"), 30)
+    (issue,) = result.issues
+    assert (issue.check, issue.round) == ("unverifiable", 1)
+    assert issue.detail == (
+        "hand 1: logged without its plays; settled from the logged finishing order "
+        "a, c, b, d, which the cards cannot confirm"
+    )

@@ -56,11 +56,25 @@ def test_logged_points_that_differ_from_the_tricks_are_a_mismatch():
     assert [i.check for i in result.issues] == ["settlement_mismatch"]
 
 
-def test_a_hand_without_tricks_is_settled_from_its_logged_points():
+def test_a_hand_without_tricks_is_settled_from_its_logged_points_and_found_unverifiable():
     hand = {**shengji_scripted("H10"), "tricks": [], "points": 0}
     hand["claimed"] = {"a": 3, "b": -3, "c": 3, "d": -3}
     (result,) = replay([hand])
-    assert result.deltas == hand["claimed"] and result.issues == []
+    assert result.deltas == hand["claimed"]
+    (issue,) = result.issues
+    assert (issue.check, issue.round) == ("unverifiable", 1)
+    assert issue.detail == (
+        "hand 1: logged without its tricks (points 0); settled from the log, "
+        "which the cards cannot confirm"
+    )
+
+
+def test_a_hand_without_tricks_or_points_is_paid_as_claimed_and_found_unverifiable():
+    hand = {**shengji_scripted("H10"), "tricks": []}
+    hand["claimed"] = {"a": 5, "b": -5, "c": 5, "d": -5}
+    (result,) = replay([hand])
+    assert result.deltas == hand["claimed"]
+    assert [i.check for i in result.issues] == ["unverifiable"]
 
 
 def test_a_wrong_level_is_flagged():

@@ -65,23 +65,42 @@ def test_strict_raises_at_the_first_reject(rule_book):
         raise AssertionError("strict audit did not stop")
 
 
-def _tournament(tmp_path, prize):
+def _tournament(tmp_path, prize, valued=True):
     import json
 
     session = json.loads((SAMPLES / "douniu.jsonl").read_text().splitlines()[0])
     session.update(tournament=True, prize=prize)
+    if not valued:
+        del session["point_value"]
     path = tmp_path / "t.jsonl"
     path.write_text(json.dumps(session, ensure_ascii=False) + "\n")
     return str(path)
 
 
-def test_a_tournament_with_an_organiser_funded_prize_audits_as_exempt(rule_book, tmp_path):
+def test_a_tournament_of_scores_with_an_organiser_funded_prize_audits_as_exempt(
+    rule_book, tmp_path
+):
     seen = []
-    path = _tournament(tmp_path, {"amount": 5000, "funded_by": "organiser"})
+    path = _tournament(tmp_path, {"amount": 5000, "funded_by": "organiser"}, valued=False)
     services.audit(FakeUnitOfWork(rule_book), [path], services.AuditOptions(), seen.append)
     players = [f for f in seen if f.subject.startswith("player:")]
     assert {f.tier for f in players} == {"exempt"}
     assert all("interp-2005-organiser-prize" in f.exemptions[0] for f in players)
+    assert [f for f in seen if f.kind == "integrity"] == []
+
+
+def test_a_tournament_whose_points_have_a_value_is_judged_on_its_stakes(rule_book, tmp_path):
+    seen = []
+    path = _tournament(tmp_path, {"amount": 5000, "funded_by": "organiser"})
+    summary = services.audit(
+        FakeUnitOfWork(rule_book), [path], services.AuditOptions(), seen.append
+    )
+    players = [f for f in seen if f.subject.startswith("player:")]
+    assert "exempt" not in {f.tier for f in players}
+    assert all(f.exemptions == [] for f in players)
+    (claim,) = [f for f in seen if f.kind == "integrity" and f.check == "tournament_in_yuan"]
+    assert claim.round == 0 and "worth 1 yuan each" in claim.detail
+    assert summary.checks["tournament_in_yuan"] == 1
 
 
 def test_a_tournament_paid_from_entry_fees_is_classified_on_its_stakes(rule_book, tmp_path):
@@ -99,6 +118,7 @@ def test_a_bracket_is_recorded_and_moves_no_money(rule_book, tmp_path):
     from compliance.logs.reader import read_sessions
 
     session = json.loads((SAMPLES / "douniu.jsonl").read_text().splitlines()[0])
+    del session["point_value"]
     session.update(
         tournament=True,
         prize={"amount": 5000, "funded_by": "organiser"},
