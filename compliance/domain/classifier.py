@@ -30,7 +30,7 @@ from compliance.domain.national import (
 from compliance.domain.periods import with_priors
 from compliance.domain.rounds import Integrity
 from compliance.domain.rules import Band, Comparison, Jurisdiction, matched_leaves
-from compliance.domain.ruleset import Resolver, Ruleset
+from compliance.domain.ruleset import Resolver, Ruleset, unknown_place
 from compliance.domain.scene import scene_figure, with_scene_cash
 from compliance.domain.tiers import Tier
 from compliance.domain.verdict import Lines, threshold_finding
@@ -144,7 +144,7 @@ class Classifier:
         try:
             where = self.resolver.lookup(name or None)
         except JurisdictionError as exc:
-            reason = str(exc) if name else UNNAMED
+            reason = unknown_place(exc) if name else UNNAMED
             return self._missing(facts, player, name or None, "jurisdiction", reason)
         code = where.code if name else None
         up = written_note(name, where) if name and self.resolver.resolved_up(name) else None

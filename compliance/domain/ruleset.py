@@ -75,7 +75,17 @@ class UnknownJurisdictionError(JurisdictionError):
         self._names = names
 
     def __str__(self) -> str:
-        return f"unknown jurisdiction {self.name!r}" + did_you_mean(self.name, self._names())
+        return self.plain + did_you_mean(self.name, self._names())
+
+    @property
+    def plain(self) -> str:
+        """Without the suggestion: what a stored finding says (a guess is for a person typing)."""
+        return f"unknown jurisdiction {self.name!r}"
+
+
+def unknown_place(exc: JurisdictionError) -> str:
+    """Why a place could not be judged, as a finding states it."""
+    return exc.plain if isinstance(exc, UnknownJurisdictionError) else str(exc)
 
 
 class Resolver:

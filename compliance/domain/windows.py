@@ -24,7 +24,7 @@ from compliance.domain.metrics import WINDOW_METRICS
 from compliance.domain.national import outside_mainland
 from compliance.domain.periods import CUMULATIVE, cumulative_start, span_start, with_priors
 from compliance.domain.rules import leaves, matched_leaves
-from compliance.domain.ruleset import NATIONAL
+from compliance.domain.ruleset import NATIONAL, unknown_place
 from compliance.domain.tiers import Tier
 from compliance.errors import JurisdictionError
 
@@ -189,7 +189,7 @@ def _judged(
     except JurisdictionError as exc:
         if w.kind == "player":
             return None  # each of the player's sessions already says the place is unknown
-        reason = f"{exc}: the rule book has no place of that code, so no line judges the window"
+        reason = f"{unknown_place(exc)}: the rule book has no place of that code, so no line judges the window"
         return unjudged(w, place, "jurisdiction", reason)
     if not classifier.resolver.within_mainland(where):
         if w.kind == "player":
