@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from compliance.cli.progress import bar
 from compliance.games import game_codes
 from compliance.service_layer.simulate import DEFAULT_JURISDICTIONS, SimulationSpec, write_log
 
@@ -69,7 +70,8 @@ def simulate(games, sessions, seed, anomalies, jurisdictions, output) -> None:
         jurisdictions=tuple(j.strip() for j in jurisdictions.split(",") if j.strip()),
     )
     to_stdout = output == "-"
-    log = write_log(spec, sys.stdout.buffer if to_stdout else output)
+    with bar("simulate", sessions) as progress:
+        log = write_log(spec, sys.stdout.buffer if to_stdout else output, progress.update)
     click.echo(
         f"wrote {sessions} sessions, {log.rounds} rounds, {len(log.anomalies)} anomalies "
         f"to {'standard output' if to_stdout else output}",
