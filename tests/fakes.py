@@ -63,6 +63,9 @@ class FakeRuns:
     def stored_sessions(self):
         return []
 
+    def count_sessions(self):
+        return 0
+
 
 class FakeWindows:
     def __init__(self):

@@ -10,7 +10,7 @@ import click
 from compliance.cli.exit_codes import ExitCode
 from compliance.cli.options import INPUT, WINDOW_DAYS, db_option, open_store, read_once
 from compliance.cli.output import CutOff, plural, summary_line
-from compliance.cli.progress import Progress
+from compliance.cli.progress import bar, count_lines, is_interactive
 from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.rules import VENUES
 from compliance.domain.tiers import TIER_CODES, Tier
@@ -219,6 +219,11 @@ def audit(
         gate.see(finding)
         writer.write(finding)
 
+    def on_finding_under_bar(finding) -> None:
+        progress.clear()  # the table and the bar share the terminal: no row lands on the bar
+        on_finding(finding)
+        sink.flush()  # the next update redraws the bar below the rows
+
     options = services.AuditOptions(
         jurisdiction=jurisdiction,
         as_of=as_of.date() if as_of else None,
@@ -233,20 +238,21 @@ def audit(
             win_loss_scope=win_loss_scope, versions=parse_versions(versions), venue=venue
         ),
     )
-    progress = Progress()
     see_session = getattr(writer, "see_session", None)
+    total = count_lines(files) if is_interactive() else None
+    with bar("audit", total) as progress:
 
-    def on_session(item) -> None:
-        progress.tick(item)
-        if see_session is not None:
-            see_session(item)
+        def on_session(item) -> None:
+            progress.update(item.count if isinstance(item, services.RejectsStored) else 1)
+            if see_session is not None:
+                see_session(item)
 
-    try:
-        summary = services.audit(store(), list(files), options, on_finding, on_session, _note)
-    except services.Interrupted as stop:
-        raise Interrupted(stopped(stop)) from None
-    finally:
-        progress.close()
+        try:
+            shared = not progress.disable and is_interactive(cast(IO[str], sink))
+            found = on_finding_under_bar if shared else on_finding
+            summary = services.audit(store(), list(files), options, found, on_session, _note)
+        except services.Interrupted as stop:
+            raise Interrupted(stopped(stop)) from None
     writer.close()
     sink.flush()
     for reject in summary.reject_list[:MAX_REJECTS_SHOWN]:

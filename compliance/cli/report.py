@@ -8,6 +8,7 @@ import click
 
 from compliance.cli.audit import FAIL_ON
 from compliance.cli.options import MAX_ROW_ID, db_option, stored_store
+from compliance.cli.progress import bar, set_total
 from compliance.errors import BadValueError, UnknownGameError
 from compliance.games import game_code
 from compliance.reporting.model import ReportQuery
@@ -92,7 +93,10 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
     )
     if run is None:
         run = None if (since or until) else "latest"
-    built = reports.make_report(store(), query, run)
+    with bar("report") as progress:
+        built = reports.make_report(
+            store(), query, run, lambda n: set_total(progress, n), progress.update
+        )
     _warn_if_empty(built.sessions, jurisdiction=jurisdiction, game=game, platform=platform)
     if output == "-":
         for piece in reports.chunks(built, fmt, lang):

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from compliance.cli.progress import bar
 from compliance.games import game_codes
 from compliance.service_layer.simulate import (
     DEFAULT_JURISDICTIONS,
@@ -78,7 +79,8 @@ def simulate(games, sessions, seed, anomalies, jurisdictions, output) -> None:
         jurisdictions=places,
     )
     to_stdout = output == "-"
-    log = write_log(spec, sys.stdout.buffer if to_stdout else output)
+    with bar("simulate", sessions) as progress:
+        log = write_log(spec, sys.stdout.buffer if to_stdout else output, progress.update)
     click.echo(
         f"wrote {sessions} sessions, {log.rounds} rounds, {len(log.anomalies)} anomalies "
         f"to {'standard output' if to_stdout else output}",

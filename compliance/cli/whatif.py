@@ -8,6 +8,7 @@ import click
 
 from compliance.cli.options import WINDOW_DAYS, db_option, open_store
 from compliance.cli.output import table, to_json
+from compliance.cli.progress import bar, set_total
 from compliance.domain.classifier import ClassifierOptions
 from compliance.service_layer import backtest as svc
 
@@ -63,13 +64,16 @@ def whatif(paths, settings, as_of, win_loss_scope, window_days, fmt, db_url) -> 
     """
     if not paths and not settings:
         raise click.UsageError("give --rules FILE or --set BAND.METRIC.BOUND=VALUE")
-    result = svc.whatif(
-        open_store(db_url)(),
-        svc.edit_with(list(paths), list(settings)),
-        ClassifierOptions(win_loss_scope=win_loss_scope),
-        as_of.date() if as_of else None,
-        window_days,
-    )
+    with bar("whatif") as progress:
+        result = svc.whatif(
+            open_store(db_url)(),
+            svc.edit_with(list(paths), list(settings)),
+            ClassifierOptions(win_loss_scope=win_loss_scope),
+            as_of.date() if as_of else None,
+            window_days,
+            lambda n: set_total(progress, n),
+            progress.update,
+        )
     counts = sorted(result.counts().items(), key=lambda kv: (kv[0][0] or "", kv[0][1], kv[0][2]))
     summary = (
         f"{len(result.changes)} of {result.players} players in "

@@ -153,7 +153,14 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
         rejects,
         book,
         ordered,
+        _count_sessions(conn, query),
     )
+
+
+def _count_sessions(conn: Connection, query: ReportQuery) -> int:
+    s, p = _as_run_stored(query.run)
+    statement = select(func.count()).select_from(s).where(*_session_scope(query, s, p))
+    return conn.execute(statement).scalar_one()
 
 
 def _stream(conn: Connection, statement):

@@ -261,6 +261,10 @@ class SqlRunsRepository:
     def refresh_statistics(self) -> None:
         bulk.refresh_statistics(self.conn)
 
+    def count_sessions(self) -> int:
+        """How many sessions are stored, each in its latest audit."""
+        return self.conn.execute(select(func.count()).select_from(SESSIONS)).scalar_one()
+
     def stored_sessions(self) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
         """Every stored session with its players' metrics, in key order, streamed.
 

@@ -50,6 +50,9 @@ COLORS = {
     "indeterminate": "#78909c",
 }
 ORDER = (*TIER_CODES, "integrity", "indeterminate")
+SERIOUS = ("administrative_very_serious", "criminal", "criminal_serious")
+LINES_PER_COLUMN = 14  # threshold lines listed in one legend column
+LINE_METRICS = ("single_stake", "per_capita_capital")
 CHECK_COLORS = ("#7e57c2", "#26a69a", "#ef5350", "#8d6e63", "#42a5f5", "#bdbdbd")
 
 
@@ -125,6 +128,18 @@ def _svg(figure, name: str, labels: Labels) -> Markup:
     return Markup(text)
 
 
+def _legend_outside(ax, **options) -> None:
+    """The legend right of the axes, never over the data."""
+    options = {"fontsize": 7, "loc": "upper left", "bbox_to_anchor": (1.01, 1.0), **options}
+    ax.legend(borderaxespad=0, **options)
+
+
+def _integer_counts(axis) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
 def _stacked(
     ax,
     categories: list[str],
@@ -153,7 +168,19 @@ def _stacked(
             rotation=45 if len(categories) > 6 else 0,
             ha="right" if len(categories) > 6 else "center",
         )
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    # set, not autoscaled: an empty segment on top of a bar pins the limit to the bar's end
+    (ax.set_xlim if horizontal else ax.set_ylim)(0, (max(base, default=0) or 1) * 1.05)
+    _integer_counts(ax.xaxis if horizontal else ax.yaxis)
+    if ax.get_legend_handles_labels()[0]:
+        _legend_outside(ax)
+    else:
+        ax.text(0.5, 0.5, names.get("", "—"), ha="center", transform=ax.transAxes)
+
+
+def _serious_panel(ax, series: dict[str, list[int]], labels: Labels) -> dict[str, list[int]]:
+    """The very serious and criminal counts alone, so their scale is their own."""
+    ax.set_title(labels("serious_only"), fontsize=8)
+    return {k: v for k, v in series.items() if k in SERIOUS}
 
 
 def _by_place(report: Report, labels: Labels):
@@ -165,11 +192,14 @@ def _by_place(report: Report, labels: Labels):
             -sum(n for k, n in report.by_place[c].items() if k not in ("exempt", "below_threshold"))
         ),
     )
-    figure, (ax,) = _figure(1.2 + 0.35 * len(codes))
+    figure, (ax, serious) = _figure(2.4 + 0.7 * len(codes), 2, 1)
     series = {k: [report.by_place[c].get(k, 0) for c in codes] for k in ORDER}
-    names = {k: labels.tier(k) for k in ORDER}
-    _stacked(ax, [labels.place(c, report.places) for c in codes], series, COLORS, names, True)
-    ax.set_xlabel(labels("count"))
+    names = {"": labels("none"), **{k: labels.tier(k) for k in ORDER}}
+    places = [labels.place(c, report.places) for c in codes]
+    _stacked(ax, places, series, COLORS, names, True)
+    _stacked(serious, places, _serious_panel(serious, series, labels), COLORS, names, True)
+    for a in (ax, serious):
+        a.set_xlabel(labels("count"))
     ax.set_title(labels("by_place"))
     return figure
 
@@ -179,7 +209,8 @@ def _distribution(report: Report, labels: Labels):
 
     if not report.single_stakes and not report.per_capita:
         return None
-    figure, axes = _figure(5.6, 2, 1)
+    most = max(sum(line.metric == m for line in report.lines) for m in LINE_METRICS)
+    figure, axes = _figure(max(5.6, 2 * (0.6 + 0.13 * min(most, LINES_PER_COLUMN))), 2, 1)
     data = {"single_stake": report.single_stakes, "per_capita_capital": report.per_capita}
     for ax, (metric, pairs) in zip(axes, data.items(), strict=True):
         values = [v for _, v in pairs if v > 0]
@@ -197,19 +228,20 @@ def _distribution(report: Report, labels: Labels):
         ax.xaxis.set_major_formatter(FuncFormatter(_tick))
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_ylabel(labels("count"))
-        for i, line in enumerate(lines):
-            ax.axvline(line.value, color=COLORS[line.tier], linewidth=1.4, linestyle="--")
+        _integer_counts(ax.yaxis)
+        for line in lines:
             place = labels.place(line.jurisdiction, report.places).rsplit(" ", 1)[0]
             only = f" ({', '.join(line.game_classes)})" if line.game_classes else ""
-            ax.text(
+            ax.axvline(
                 line.value,
-                1.0 - 0.09 * (i % 8),
-                f" {place} {line.value:g}{only}",
-                transform=ax.get_xaxis_transform(),
-                fontsize=6.5,
-                va="top",
-                color=COLORS[line.tier] if line.tier != "administrative" else "#a07800",
+                color=COLORS[line.tier],
+                linewidth=1.4,
+                linestyle="--",
+                label=f"{place} {line.value:g}{only}",
             )
+        if lines:
+            # listed beside the axes: labels on the lines collide where the lines are close
+            _legend_outside(ax, ncols=math.ceil(len(lines) / LINES_PER_COLUMN), fontsize=6.5)
     axes[-1].set_xlabel(labels("line_note"))
     return figure
 
@@ -241,7 +273,8 @@ def _near_misses(report: Report, labels: Labels):
     ax.set_xlabel(labels("margin_share"))
     ax.set_ylabel(labels("count"))
     ax.set_title(labels("near_misses"))
-    ax.legend(fontsize=7)
+    _integer_counts(ax.yaxis)
+    _legend_outside(ax)
     return figure
 
 
@@ -277,9 +310,12 @@ def _over_time(report: Report, labels: Labels):
     months = list(report.over_time)
     keys = [k for k in ORDER if k not in ("exempt", "below_threshold")]
     series = {k: [report.over_time[m].get(k, 0) for m in months] for k in keys}
-    figure, (ax,) = _figure(3.2)
-    _stacked(ax, months, series, COLORS, {k: labels.tier(k) for k in keys}, False)
-    ax.set_ylabel(labels("count"))
+    figure, (ax, serious) = _figure(5.6, 2, 1)
+    names = {"": labels("none"), **{k: labels.tier(k) for k in keys}}
+    _stacked(ax, months, series, COLORS, names, False)
+    _stacked(serious, months, _serious_panel(serious, series, labels), COLORS, names, False)
+    for a in (ax, serious):
+        a.set_ylabel(labels("count"))
     ax.set_title(labels("over_time"))
     return figure
 

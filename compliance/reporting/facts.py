@@ -111,6 +111,7 @@ class ReportSource:
     rejects: int
     book: RuleBook | None = None
     ordered: Callable[[], Iterator[FindingFact]] | None = None
+    session_total: int | None = None  # how many `sessions` yields, where known (progress)
 
 
 def severity(finding: dict[str, Any]) -> float:

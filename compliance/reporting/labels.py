@@ -51,6 +51,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "top_players": ("玩家", "players"),
     "capital": ("赌资 (元)", "capital (yuan)"),
     "over_time": ("结论随时间", "Findings over time"),
+    "serious_only": (
+        "仅情节特别严重与刑事 (单独刻度)",
+        "very serious and criminal only (own scale)",
+    ),
     "month": ("月份", "month"),
     "mismatches": (
         "按游戏的结算不符等完整性问题",

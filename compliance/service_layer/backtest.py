@@ -86,9 +86,12 @@ def whatif(
     options: ClassifierOptions | None = None,
     as_of: date | None = None,
     window_days: int | None = None,
+    on_total: Callable[[int | None], None] = lambda n: None,
+    on_session: Callable[[], object] = lambda: None,
 ) -> WhatIf:
     """Re-classify every stored session, and re-judge the windows that end on each
-    subject's last stored day (or `as_of`), under the stored and the changed rules; store nothing."""
+    subject's last stored day (or `as_of`), under the stored and the changed rules; store nothing.
+    `on_total` is told how many sessions are stored, `on_session` called as each is judged."""
     options = options or ClassifierOptions()
     book = stored_rules(uow)
     changed = edit(book)
@@ -99,7 +102,9 @@ def whatif(
     then = Classifier(Resolver(changed, options.versions), options)
     result = WhatIf()
     with uow:
+        on_total(uow.runs.count_sessions())
         for session, players in uow.runs.stored_sessions():
+            on_session()
             facts = session_facts(session, players, classes, prizes)
             result.sessions += 1
             result.players += len(players)

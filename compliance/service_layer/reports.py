@@ -6,10 +6,11 @@ model aggregates them, a renderer writes the format asked for.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from compliance.domain.ruleset import Resolver
 from compliance.reporting.csv_report import csv_chunks
@@ -19,12 +20,21 @@ from compliance.reporting.markdown import render_markdown
 from compliance.reporting.model import Report, ReportQuery, build
 from compliance.service_layer.unit_of_work import UnitOfWork
 
+T = TypeVar("T")
+
 FORMATS = ("html", "csv", "json", "md")
 SUFFIX = {"html": ".html", "csv": ".csv", "json": ".json", "md": ".md"}
 
 
-def make_report(uow: UnitOfWork, query: ReportQuery, run: int | str | None = "latest") -> Report:
-    """报告: the stored run (a number, "latest", or None for every run) under the filters."""
+def make_report(
+    uow: UnitOfWork,
+    query: ReportQuery,
+    run: int | str | None = "latest",
+    on_total: Callable[[int | None], None] = lambda n: None,
+    on_session: Callable[[], object] = lambda: None,
+) -> Report:
+    """报告: the stored run (a number, "latest", or None for every run) under the filters.
+    `on_total` is told how many sessions are selected, `on_session` called as each is read."""
     with uow:
         if run == "latest":
             run = None if (query.since or query.until) else uow.reports.latest_run()
@@ -32,7 +42,16 @@ def make_report(uow: UnitOfWork, query: ReportQuery, run: int | str | None = "la
         if query.jurisdiction:
             code = _resolve(uow, query.jurisdiction)
             query = replace(query, jurisdiction=code, jurisdictions=uow.reports.descendants(code))
-        return build(uow.reports.fetch(query), query, datetime.now(UTC))
+        source = uow.reports.fetch(query)
+        on_total(source.session_total)
+        source = replace(source, sessions=_counted(source.sessions, on_session))
+        return build(source, query, datetime.now(UTC))
+
+
+def _counted(items: Iterable[T], tick: Callable[[], object]) -> Iterator[T]:
+    for item in items:
+        yield item
+        tick()
 
 
 def chunks(report: Report, fmt: str, lang: str = "zh") -> Iterator[str]:

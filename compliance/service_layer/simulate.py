@@ -133,19 +133,23 @@ def _population(rng: random.Random, spec: SimulationSpec) -> list[dict[str, Any]
     return people
 
 
-def write_log(spec: SimulationSpec, path: str | IO[bytes]) -> SimulatedLog:
-    """Write the sessions to a file (or a binary stream); keep the anomaly list, not the lines."""
+def write_log(
+    spec: SimulationSpec, path: str | IO[bytes], on_session: Callable[[], object] = lambda: None
+) -> SimulatedLog:
+    """Write the sessions to a file (or a binary stream); keep the anomaly list, not the lines.
+    `on_session` is called after each session is written."""
     if not isinstance(path, str):
-        return _write(spec, path)
+        return _write(spec, path, on_session)
     with open(path, "wb") as out:
-        return _write(spec, out)
+        return _write(spec, out, on_session)
 
 
-def _write(spec: SimulationSpec, out: IO[bytes]) -> SimulatedLog:
+def _write(spec: SimulationSpec, out: IO[bytes], on_session: Callable[[], object]) -> SimulatedLog:
     log = SimulatedLog()
     for line, anomalies, rounds in generate(spec):
         out.write(line)
         log.anomalies.extend(anomalies)
         log.rounds += rounds
+        on_session()
     out.flush()
     return log

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import create_engine, text
+from tqdm import tqdm
 
 from compliance.cli import cli
-from compliance.cli.progress import Progress
 from compliance.games import game_codes
 from compliance.resources import data_dir
 from compliance.service_layer.simulate import SimulationSpec, write_log
@@ -273,12 +273,12 @@ def test_rules_without_a_database_read_the_shipped_data_and_make_none(
 def _interrupt_at_the_third(monkeypatch) -> None:
     seen: list[object] = []
 
-    def tick(self, item=None) -> None:
-        seen.append(item)
+    def update(self, n=1) -> None:
+        seen.append(n)
         if len(seen) == 3:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(Progress, "tick", tick)
+    monkeypatch.setattr(tqdm, "update", update)  # called once a session, bar drawn or not
 
 
 def test_ctrl_c_before_the_first_batch_says_nothing_is_stored_and_exits_130(
