@@ -203,6 +203,57 @@ def choose(
     return strongest(legal), ""
 
 
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One interpretation with what comparing it needs, computed once per distinct play."""
+
+    combo: Combo
+    label: str
+    is_bomb: bool
+    power: tuple[int, int]
+    kind: str
+    size: int
+    key: int
+
+
+@lru_cache(maxsize=1 << 16)
+def reading(
+    cards: tuple[str, ...], level: str
+) -> tuple[tuple[tuple[str, int], ...], tuple[Reading, ...]]:
+    """The cards a play needs (card, count) and its interpretations, strongest first.
+
+    The sort is stable, so the first legal reading is the one `choose` takes.
+    """
+    found = _interpretations(tuple(sorted(cards)), level)
+    ranked = sorted(
+        found, key=lambda c: (c.is_bomb, c.power if c.is_bomb else (0, c.key)), reverse=True
+    )
+    readings = tuple(Reading(c, c.label, c.is_bomb, c.power, c.kind, c.size, c.key) for c in ranked)
+    return tuple(Counter(cards).items()), readings
+
+
+def pick(
+    readings: tuple[Reading, ...], table: Reading | None, declared: str | None
+) -> Reading | None:
+    """`choose` over precomputed readings: the strongest declared reading that beats the table."""
+    for r in readings:
+        if declared is not None and r.label != declared:
+            continue
+        if table is None:
+            return r
+        if r.is_bomb:
+            if not table.is_bomb or r.power > table.power:
+                return r
+        elif (
+            not table.is_bomb
+            and r.kind == table.kind
+            and r.size == table.size
+            and r.key > table.key
+        ):
+            return r
+    return None
+
+
 def highest_value(cards: Iterable[str], level: str, skip_wild: bool = True) -> int:
     """The value of the highest card held, not counting the 逢人配 card (进贡 rule)."""
     wild = wildcard(level)
