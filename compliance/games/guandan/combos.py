@@ -220,16 +220,34 @@ class Reading:
 def reading(
     cards: tuple[str, ...], level: str
 ) -> tuple[tuple[tuple[str, int], ...], tuple[Reading, ...]]:
-    """The cards a play needs (card, count) and its interpretations, strongest first.
+    """The cards a play needs (card, count) and its interpretations, strongest first."""
+    return tuple(Counter(cards).items()), _ranked(_shape(cards, level), level)
 
-    The sort is stable, so the first legal reading is the one `choose` takes.
+
+def _shape(cards: tuple[str, ...], level: str) -> tuple[str, ...]:
+    """The cards as `_read` sees them: natural suits only tell one suit from several.
+
+    Naturals all of one suit become spades, else one club and the rest spades; the
+    heart of the level (the wildcard) and the jokers stay as they are.
     """
-    found = _interpretations(tuple(sorted(cards)), level)
+    wild = wildcard(level)
+    naturals = [c for c in cards if c != wild and c not in JOKERS]
+    rest = [c for c in cards if c == wild or c in JOKERS]
+    marks = ["S" + rank_of(c) for c in naturals]
+    if len({c[0] for c in naturals}) > 1:
+        marks[0] = "C" + marks[0][1:]
+    return tuple(sorted(marks + rest))
+
+
+@lru_cache(maxsize=1 << 14)
+def _ranked(shape: tuple[str, ...], level: str) -> tuple[Reading, ...]:
+    """Readings strongest first; the sort is stable, so the first legal one is `choose`'s."""
     ranked = sorted(
-        found, key=lambda c: (c.is_bomb, c.power if c.is_bomb else (0, c.key)), reverse=True
+        _read(shape, level),
+        key=lambda c: (c.is_bomb, c.power if c.is_bomb else (0, c.key)),
+        reverse=True,
     )
-    readings = tuple(Reading(c, c.label, c.is_bomb, c.power, c.kind, c.size, c.key) for c in ranked)
-    return tuple(Counter(cards).items()), readings
+    return tuple(Reading(c, c.label, c.is_bomb, c.power, c.kind, c.size, c.key) for c in ranked)
 
 
 def pick(
