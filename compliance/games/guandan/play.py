@@ -63,6 +63,7 @@ class Table:
         self.trick = 1
         self.finished: list[str] = []
         self.index = {p: i for i, p in enumerate(self.seats)}
+        self.after = {p: [*self.seats[i + 1 :], *self.seats[: i + 1]] for i, p in enumerate(seats)}
         self.held = {p: sum(self.hands[p].values()) for p in self.seats}
         self.live = {p: bool(self.hands[p]) for p in self.seats}
         self.active = sum(self.live.values())
@@ -102,7 +103,7 @@ class Table:
                 if left > 0:
                     hand[card] = left
                 else:
-                    del hand[card]
+                    hand.pop(card)  # dict's own: Counter's __delitem__ is Python
             self.table, self.beat, self.owner, self.passes = chosen.combo, chosen, player, 0
             self.held[player] -= len(cards)
             if self.held[player] <= 0 and self.live[player]:
@@ -116,10 +117,8 @@ class Table:
             )  # 借风
             self.table, self.beat, self.passes, self.trick = None, None, 0, self.trick + 1
         else:
-            i = self.index[player]
-            seats, live = self.seats, self.live
-            for step in (1, 2, 3, 4):
-                nxt = seats[(i + step) % 4]
+            live = self.live
+            for nxt in self.after[player]:
                 if live[nxt]:
                     self.turn = nxt
                     break
