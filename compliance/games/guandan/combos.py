@@ -205,7 +205,7 @@ def choose(
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """One interpretation with what comparing it needs, computed once per distinct play."""
+    """One interpretation with what comparing it needs, computed once per shape of play."""
 
     combo: Combo
     label: str
