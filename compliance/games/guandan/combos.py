@@ -203,6 +203,75 @@ def choose(
     return strongest(legal), ""
 
 
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One interpretation with what comparing it needs, computed once per shape of play."""
+
+    combo: Combo
+    label: str
+    is_bomb: bool
+    power: tuple[int, int]
+    kind: str
+    size: int
+    key: int
+
+
+@lru_cache(maxsize=1 << 16)
+def reading(
+    cards: tuple[str, ...], level: str
+) -> tuple[tuple[tuple[str, int], ...], tuple[Reading, ...]]:
+    """The cards a play needs (card, count) and its interpretations, strongest first."""
+    return tuple(Counter(cards).items()), _ranked(_shape(cards, level), level)
+
+
+def _shape(cards: tuple[str, ...], level: str) -> tuple[str, ...]:
+    """The cards as `_read` sees them: natural suits only tell one suit from several.
+
+    Naturals all of one suit become spades, else one club and the rest spades; the
+    heart of the level (the wildcard) and the jokers stay as they are.
+    """
+    wild = wildcard(level)
+    naturals = [c for c in cards if c != wild and c not in JOKERS]
+    rest = [c for c in cards if c == wild or c in JOKERS]
+    marks = ["S" + rank_of(c) for c in naturals]
+    if len({c[0] for c in naturals}) > 1:
+        marks[0] = "C" + marks[0][1:]
+    return tuple(sorted(marks + rest))
+
+
+@lru_cache(maxsize=1 << 14)
+def _ranked(shape: tuple[str, ...], level: str) -> tuple[Reading, ...]:
+    """Readings strongest first; the sort is stable, so the first legal one is `choose`'s."""
+    ranked = sorted(
+        _read(shape, level),
+        key=lambda c: (c.is_bomb, c.power if c.is_bomb else (0, c.key)),
+        reverse=True,
+    )
+    return tuple(Reading(c, c.label, c.is_bomb, c.power, c.kind, c.size, c.key) for c in ranked)
+
+
+def pick(
+    readings: tuple[Reading, ...], table: Reading | None, declared: str | None
+) -> Reading | None:
+    """`choose` over precomputed readings: the strongest declared reading that beats the table."""
+    for r in readings:
+        if declared is not None and r.label != declared:
+            continue
+        if table is None:
+            return r
+        if r.is_bomb:
+            if not table.is_bomb or r.power > table.power:
+                return r
+        elif (
+            not table.is_bomb
+            and r.kind == table.kind
+            and r.size == table.size
+            and r.key > table.key
+        ):
+            return r
+    return None
+
+
 def highest_value(cards: Iterable[str], level: str, skip_wild: bool = True) -> int:
     """The value of the highest card held, not counting the 逢人配 card (进贡 rule)."""
     wild = wildcard(level)

@@ -46,19 +46,26 @@ def seats_of(index: int, hand: GuandanHand, session_players: list[str]) -> list[
     for player, cards in hand.deal.items():
         if len(cards) != HAND_SIZE:
             raise DealError(f"round {index}: {player} holds {len(cards)} cards, not {HAND_SIZE}")
-    over = Counter(c for cards in hand.deal.values() for c in cards) - DECK
-    if over:
-        raise DealError(
-            f"round {index}: duplicate card {sorted(over)[0]} (more than two decks hold)"
-        )
-    for name in (
-        *hand.finish,
-        *hand.claimed,
-        *(t.payer for t in hand.tribute),
-        *(p.player for p in hand.plays),
-    ):
-        if name not in seated:
-            raise DealError(f"round {index}: {name} is not dealt in")
+    held: Counter[Card] = Counter()
+    for cards in hand.deal.values():
+        held.update(cards)
+    if max(held.values(), default=0) > 2 or not held.keys() <= DECK.keys():
+        over = held - DECK
+        if over:
+            raise DealError(
+                f"round {index}: duplicate card {sorted(over)[0]} (more than two decks hold)"
+            )
+    named = {*hand.finish, *hand.claimed, *(t.payer for t in hand.tribute)}
+    named.update([p.player for p in hand.plays])
+    if not named <= hand.deal.keys():
+        for name in (
+            *hand.finish,
+            *hand.claimed,
+            *(t.payer for t in hand.tribute),
+            *(p.player for p in hand.plays),
+        ):
+            if name not in seated:
+                raise DealError(f"round {index}: {name} is not dealt in")
     if sorted(hand.finish) != sorted(seated):
         raise DealError(
             f"round {index}: the finishing order must name each of the four players once"

@@ -46,10 +46,14 @@ class PlayOutcome:
 
 
 class Table:
-    """牌桌: whose turn it is, the play to beat, and who has gone out (上游 first)."""
+    """牌桌: whose turn it is, the play to beat, and who has gone out (上游 first).
+
+    Cards held are counted per player (`held`) and per team out (`out`) so a play
+    costs a few lookups; each play's cards are read once per distinct play (`combos.reading`).
+    """
 
     def __init__(self, hands: dict[str, Counter], seats: Sequence[str], leader: str, level: str):
-        self.hands = {p: Counter(h) for p, h in hands.items()}
+        self.hands = {p: Counter({c: n for c, n in h.items() if n > 0}) for p, h in hands.items()}
         self.seats = list(seats)
         self.level = level
         self.turn = leader
@@ -58,10 +62,18 @@ class Table:
         self.passes = 0
         self.trick = 1
         self.finished: list[str] = []
+        self.index = {p: i for i, p in enumerate(self.seats)}
+        self.after = {p: [*self.seats[i + 1 :], *self.seats[: i + 1]] for i, p in enumerate(seats)}
+        self.held = {p: sum(self.hands[p].values()) for p in self.seats}
+        self.live = {p: bool(self.hands[p]) for p in self.seats}
+        self.active = sum(self.live.values())
+        self.out = [0, 0]
+        self.done = False
+        self.beat: combos.Reading | None = None
 
     @property
     def over(self) -> bool:
-        return _is_over(self.finished, self.seats)
+        return self.done
 
     @property
     def order(self) -> list[str]:
@@ -69,7 +81,7 @@ class Table:
 
     def apply(self, player: str, cards: Sequence[str], declared: str | None = None) -> str | None:
         """One play or pass; the breach it commits, or None and the table moves on."""
-        if self.over:
+        if self.done:
             return f"{player} plays after the hand is over"
         if player != self.turn:
             return f"{player} played out of turn ({self.turn} to play)"
@@ -78,27 +90,49 @@ class Table:
                 return f"{player} passed on the lead"
             self.passes += 1
         else:
-            short = missing(self.hands[player], cards)
-            if short:
-                return f"{player} plays {' '.join(short)} not held"
-            combo, why = combos.choose(cards, self.level, self.table, declared)
-            if combo is None:
-                return f"{player}: {why}"
-            self.hands[player] -= Counter(cards)
-            self.table, self.owner, self.passes = combo, player, 0
-            if not self.hands[player]:
-                self.finished.append(player)
-                if self.over:
+            hand = self.hands[player]
+            need, readings = combos.reading(tuple(cards), self.level)
+            for card, count in need:
+                if hand[card] < count:
+                    return f"{player} plays {' '.join(missing(hand, cards))} not held"
+            chosen = combos.pick(readings, self.beat, declared)
+            if chosen is None:
+                return f"{player}: {combos.choose(cards, self.level, self.table, declared)[1]}"
+            for card, count in need:
+                left = hand[card] - count
+                if left > 0:
+                    hand[card] = left
+                else:
+                    hand.pop(card)  # dict's own: Counter's __delitem__ is Python
+            self.table, self.beat, self.owner, self.passes = chosen.combo, chosen, player, 0
+            self.held[player] -= len(cards)
+            if self.held[player] <= 0 and self.live[player]:
+                self._go_out(player)
+                if self.done:
                     return None
-        active = [p for p in self.seats if self.hands[p]]
-        if self.passes == len([p for p in active if p != self.owner]):
+        others = self.active - self.live[self.owner]
+        if self.passes == others:
             self.turn = (
-                self.owner if self.owner in active else partner(self.seats, self.owner)
+                self.owner if self.live[self.owner] else partner(self.seats, self.owner)
             )  # 借风
-            self.table, self.passes, self.trick = None, 0, self.trick + 1
+            self.table, self.beat, self.passes, self.trick = None, None, 0, self.trick + 1
         else:
-            self.turn = _next_active(self.seats, player, active)
+            live = self.live
+            for nxt in self.after[player]:
+                if live[nxt]:
+                    self.turn = nxt
+                    break
+            else:
+                self.turn = player
         return None
+
+    def _go_out(self, player: str) -> None:
+        self.finished.append(player)
+        self.live[player] = False
+        self.active -= 1
+        side = self.index[player] % 2
+        self.out[side] += 1
+        self.done = self.out[side] == 2
 
 
 def play_out(
@@ -119,21 +153,6 @@ def play_out(
             None, f"trick {table.trick}: the plays stop before the hand is decided", table.trick
         )
     return PlayOutcome(table.order, None, table.trick)
-
-
-def _is_over(finished: list[str], seats: Sequence[str]) -> bool:
-    """The order is settled once both players of one team are out."""
-    teams = [team(seats, p) for p in finished]
-    return teams.count(0) == 2 or teams.count(1) == 2
-
-
-def _next_active(seats: Sequence[str], player: str, active: list[str]) -> str:
-    i = seats.index(player)
-    for step in range(1, 5):
-        nxt = seats[(i + step) % 4]
-        if nxt in active:
-            return nxt
-    return player
 
 
 @dataclass(slots=True)
