@@ -210,7 +210,7 @@ def replay_hands(
         if hand.level is not None and hand.level != level:
             text = f"played at level {hand.level}, the levels give {level}"
             problems.append((ILLEGAL_ACTION, text, ()))
-        trumps = tricks.Trumps(level, None if hand.trump == "NT" else hand.trump)
+        trumps = tricks.trumps_for(level, None if hand.trump == "NT" else hand.trump)
         points, breaches = hand_points(hand, seats, trumps, options)
         problems += breaches
         issues += [
