@@ -19,7 +19,7 @@ from compliance.games.cards import ALL_CARDS, JOKERS, rank_of, suit_of
 NATURAL_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 TRUMP = "T"
 POINTS = {"5": 5, "10": 10, "K": 10}
-CARD_POINTS = {c: POINTS.get(rank_of(c), 0) for c in ALL_CARDS if c not in JOKERS}
+CARD_POINTS: dict[str, int] = {c: POINTS.get(rank_of(c), 0) for c in ALL_CARDS if c not in JOKERS}
 SHAPE_CACHE_SIZE = 100_000  # distinct plays remembered per trump and level
 
 
