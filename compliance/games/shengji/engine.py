@@ -29,8 +29,9 @@ from compliance.errors import DealError
 from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import Card, build_deck
 from compliance.games.shengji import tricks
+from compliance.games.shengji.holdings import holding_of, take, trick_problem
 from compliance.games.shengji.options import ShengjiOptions
-from compliance.games.shengji.record import ShengjiHand, ShengjiPlay
+from compliance.games.shengji.record import ShengjiHand
 from compliance.logs.records import Session, Variant
 
 LEVELS = tricks.NATURAL_ORDER
@@ -65,40 +66,6 @@ class Played:
     player: str | None = None
 
 
-def trick_problem(
-    trick: list[ShengjiPlay],
-    leader: str,
-    hands: dict[str, Counter],
-    seats: list[str],
-    trumps: tricks.Trumps,
-    options: ShengjiOptions,
-) -> tuple[str, str | None] | None:
-    """One trick against the rules: (what went wrong, who), or None when it is legal."""
-    start = seats.index(leader)
-    expected = [seats[(start + i) % 4] for i in range(4)]
-    if [p.player for p in trick] != expected:
-        logged = ", ".join(p.player for p in trick)
-        return f"plays by {logged}, the turn order is {', '.join(expected)}", None
-    for play in trick:
-        short = sorted((Counter(play.cards) - hands[play.player]).elements())
-        if short:
-            return f"{play.player} plays {' '.join(short)} not held", play.player
-    lead = tricks.shape(trick[0].cards, trumps)
-    if lead is None:
-        return f"{leader} leads cards of more than one suit", leader
-    if lead.kind == "throw":
-        others = (hands[p] for p in seats if p != leader)
-        problem = tricks.throw_problem(lead, trick[0].cards, others, trumps)
-        if problem:
-            return f"{leader} {problem}", leader
-    for play in trick[1:]:
-        held = hands[play.player]
-        problem = tricks.follow_problem(lead, held, play.cards, trumps, options.tractor_follow)
-        if problem:
-            return f"{play.player} {problem}", play.player
-    return None
-
-
 def play_tricks(
     hand: ShengjiHand,
     hands: dict[str, Counter],
@@ -108,23 +75,28 @@ def play_tricks(
 ) -> Played:
     """出牌: every trick in turn order from the declarer, checked; the attackers' points."""
     holders = {hand.declarer, seats[(seats.index(hand.declarer) + 2) % 4]}
+    held = {p: holding_of(hands[p], trumps) for p in seats}
+    turns = {p: [seats[(i + k) % 4] for k in range(4)] for i, p in enumerate(seats)}
+    suits, card_points = trumps._suit, tricks.CARD_POINTS
     leader = hand.declarer
     total = counted = 0
     last_winner, last_lead = leader, None
     for number, trick in enumerate(hand.tricks, 1):
-        breach = trick_problem(trick, leader, hands, seats, trumps, options)
+        breach = trick_problem(trick, turns[leader], seats, held, trumps, options.tractor_follow)
         if breach:
             return Played(None, f"trick {number}: {breach[0]}", player=breach[1])
+        won = 0
         for play in trick:
-            hands[play.player] -= Counter(play.cards)
+            take(held[play.player], play.cards, suits)
+            for card in play.cards:
+                won += card_points.get(card, 0)
         plays = [(p.player, p.cards) for p in trick]
         winner = trick[tricks.trick_winner(plays, trumps, options.throw_ruff)].player
-        won = tricks.points(c for p in trick for c in p.cards)
         counted += won
         if winner not in holders:
             total += won
         leader, last_winner, last_lead = winner, winner, tricks.shape(trick[0].cards, trumps)
-    if any(hands[p] for p in seats):
+    if any(cards for p in seats for cards in held[p].values()):
         return Played(None, f"trick {len(hand.tricks)}: the tricks end with cards still held")
     kitty = tricks.points(hand.buried)
     if last_lead is not None and last_winner not in holders:

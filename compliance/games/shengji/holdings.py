@@ -1,0 +1,130 @@
+"""手牌: each player's cards grouped by effective suit, and one trick checked against them.
+
+The same rules as `tricks.follow_problem` and `tricks.throw_problem`, on holdings
+kept per suit so that following a lead reads only the led suit's cards. A holding
+maps the effective suit to {card: copies}; a card whose copies are all played is
+removed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from compliance.games.shengji import tricks
+from compliance.games.shengji.record import ShengjiPlay
+
+Holding = dict[str, dict[str, int]]
+
+
+def holding_of(cards: Counter, trumps: tricks.Trumps) -> Holding:
+    """The cards held, by effective suit."""
+    suits = trumps._suit
+    held: Holding = {}
+    for card, copies in cards.items():
+        if copies > 0:
+            held.setdefault(suits[card], {})[card] = copies
+    return held
+
+
+def flat(held: Holding) -> Counter:
+    return Counter({c: n for cards in held.values() for c, n in cards.items()})
+
+
+def holds(held: Holding, cards: Sequence[str], suits: dict[str, str]) -> bool:
+    """Whether every card played is held, as many times as it is played."""
+    if len(cards) == 1:
+        card = cards[0]
+        return card in held.get(suits[card], ())
+    for card, copies in Counter(cards).items():
+        if held.get(suits[card], {}).get(card, 0) < copies:
+            return False
+    return True
+
+
+def take(held: Holding, cards: Sequence[str], suits: dict[str, str]) -> None:
+    """Remove the cards played (each held, see `holds`)."""
+    for card in cards:
+        suited = held[suits[card]]
+        left = suited[card] - 1
+        if left:
+            suited[card] = left
+        else:
+            del suited[card]
+
+
+def pairs_of(suited: dict[str, int], trumps: tricks.Trumps) -> list[int]:
+    position = trumps._position
+    return sorted((position[c] for c, n in suited.items() if n >= 2), reverse=True)
+
+
+def follow_problem(
+    lead: tricks.Shape,
+    suited: dict[str, int],
+    play: Sequence[str],
+    trumps: tricks.Trumps,
+    tractor_follow: bool,
+) -> str | None:
+    """跟牌: `tricks.follow_problem` where `suited` is the follower's cards of the led suit."""
+    size = sum(lead.units)
+    if len(play) != size:
+        return f"plays {len(play)} cards to a lead of {size}"
+    suit = lead.suit
+    suits = trumps._suit
+    count = sum(suited.values())
+    if size == 1:
+        if count and suits[play[0]] != suit:
+            return f"plays 0 of the led suit while holding {count} (must follow suit)"
+        return None
+    played = [c for c in play if suits[c] == suit]
+    if len(played) < min(size, count):
+        return f"plays {len(played)} of the led suit while holding {count} (must follow suit)"
+    if not lead.pairs:
+        return None
+    held_pairs = pairs_of(suited, trumps)
+    want = min(lead.pairs, len(held_pairs), len(played) // 2)
+    if want:
+        played_pairs = len(tricks.pair_positions(played, trumps))
+        if played_pairs < want:
+            return f"plays {played_pairs} pairs to a lead of {lead.pairs} while holding {want}"
+    if tractor_follow and lead.kind == "tractor":
+        length = lead.units[0] // 2
+        if tricks.longest_tractor(held_pairs)[0] >= length and not tricks.has_tractor(
+            played, trumps, length
+        ):
+            return "holds a tractor of the led suit but does not play it"
+    return None
+
+
+def trick_problem(
+    trick: list[ShengjiPlay],
+    expected: list[str],
+    seats: list[str],
+    held: dict[str, Holding],
+    trumps: tricks.Trumps,
+    tractor_follow: bool,
+) -> tuple[str, str | None] | None:
+    """One trick against the rules: (what went wrong, who), or None when it is legal."""
+    leader = expected[0]
+    if len(trick) != 4 or any(p.player != e for p, e in zip(trick, expected, strict=True)):
+        logged = ", ".join(p.player for p in trick)
+        return f"plays by {logged}, the turn order is {', '.join(expected)}", None
+    suits = trumps._suit
+    for play in trick:
+        if not holds(held[play.player], play.cards, suits):
+            short = sorted((Counter(play.cards) - flat(held[play.player])).elements())
+            return f"{play.player} plays {' '.join(short)} not held", play.player
+    lead = tricks.shape(trick[0].cards, trumps)
+    if lead is None:
+        return f"{leader} leads cards of more than one suit", leader
+    if lead.kind == "throw":
+        others = (Counter(held[p].get(lead.suit, {})) for p in seats if p != leader)
+        problem = tricks.throw_problem(lead, trick[0].cards, others, trumps)
+        if problem:
+            return f"{leader} {problem}", leader
+    for play in trick[1:]:
+        suited = held[play.player].get(lead.suit, {})
+        problem = follow_problem(lead, suited, play.cards, trumps, tractor_follow)
+        if problem:
+            return f"{play.player} {problem}", play.player
+    return None
