@@ -29,7 +29,7 @@ from compliance.errors import DealError
 from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import Card, build_deck
 from compliance.games.shengji import tricks
-from compliance.games.shengji.holdings import holding_of, take, trick_problem
+from compliance.games.shengji.holdings import holding_of, play_trick
 from compliance.games.shengji.options import ShengjiOptions
 from compliance.games.shengji.record import ShengjiHand
 from compliance.logs.records import Session, Variant
@@ -77,21 +77,19 @@ def play_tricks(
     holders = {hand.declarer, seats[(seats.index(hand.declarer) + 2) % 4]}
     held = {p: holding_of(hands[p], trumps) for p in seats}
     turns = {p: [seats[(i + k) % 4] for k in range(4)] for i, p in enumerate(seats)}
-    suits, card_points = trumps._suit, tricks.CARD_POINTS
+    card_points = tricks.CARD_POINTS
     leader = hand.declarer
     total = counted = 0
     last_winner, last_lead = leader, None
     for number, trick in enumerate(hand.tricks, 1):
-        breach = trick_problem(trick, turns[leader], seats, held, trumps, options.tractor_follow)
-        if breach:
-            return Played(None, f"trick {number}: {breach[0]}", player=breach[1])
+        won_by = play_trick(trick, turns[leader], seats, held, trumps, options)
+        if isinstance(won_by, tuple):
+            return Played(None, f"trick {number}: {won_by[0]}", player=won_by[1])
+        winner = trick[won_by].player
         won = 0
         for play in trick:
-            take(held[play.player], play.cards, suits)
             for card in play.cards:
                 won += card_points.get(card, 0)
-        plays = [(p.player, p.cards) for p in trick]
-        winner = trick[tricks.trick_winner(plays, trumps, options.throw_ruff)].player
         counted += won
         if winner not in holders:
             total += won

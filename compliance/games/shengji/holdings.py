@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from compliance.games.shengji import tricks
+from compliance.games.shengji.options import ShengjiOptions
 from compliance.games.shengji.record import ShengjiPlay
 
 Holding = dict[str, dict[str, int]]
@@ -96,35 +97,114 @@ def follow_problem(
     return None
 
 
-def trick_problem(
+def play_trick(
     trick: list[ShengjiPlay],
     expected: list[str],
     seats: list[str],
     held: dict[str, Holding],
     trumps: tricks.Trumps,
-    tractor_follow: bool,
-) -> tuple[str, str | None] | None:
-    """One trick against the rules: (what went wrong, who), or None when it is legal."""
+    options: ShengjiOptions,
+) -> int | tuple[str, str | None]:
+    """One trick: the index of the play that wins it, taking the cards played from the
+    holdings; or, when it breaks the rules, (what went wrong, who)."""
     leader = expected[0]
     if len(trick) != 4 or any(p.player != e for p, e in zip(trick, expected, strict=True)):
         logged = ", ".join(p.player for p in trick)
         return f"plays by {logged}, the turn order is {', '.join(expected)}", None
+    if all(len(p.cards) == 1 for p in trick):
+        return _singles(trick, held, trumps)
     suits = trumps._suit
     for play in trick:
         if not holds(held[play.player], play.cards, suits):
             short = sorted((Counter(play.cards) - flat(held[play.player])).elements())
             return f"{play.player} plays {' '.join(short)} not held", play.player
-    lead = tricks.shape(trick[0].cards, trumps)
+    first = trick[0].cards
+    lead = tricks.shape(first, trumps)
     if lead is None:
         return f"{leader} leads cards of more than one suit", leader
+    suit = lead.suit
     if lead.kind == "throw":
-        others = (Counter(held[p].get(lead.suit, {})) for p in seats if p != leader)
-        problem = tricks.throw_problem(lead, trick[0].cards, others, trumps)
-        if problem:
-            return f"{leader} {problem}", leader
+        others = (Counter(held[p].get(suit, {})) for p in seats if p != leader)
+        refused = tricks.throw_problem(lead, first, others, trumps)
+        if refused:
+            return f"{leader} {refused}", leader
+    single = lead.kind == "single"
     for play in trick[1:]:
-        suited = held[play.player].get(lead.suit, {})
-        problem = follow_problem(lead, suited, play.cards, trumps, tractor_follow)
+        cards = play.cards
+        suited = held[play.player].get(suit, {})
+        if single and len(cards) == 1:
+            if suited and suits[cards[0]] != suit:
+                count = sum(suited.values())
+                problem: str | None = (
+                    f"plays 0 of the led suit while holding {count} (must follow suit)"
+                )
+            else:
+                problem = None
+        else:
+            problem = follow_problem(lead, suited, cards, trumps, options.tractor_follow)
         if problem:
             return f"{play.player} {problem}", play.player
-    return None
+    for play in trick:
+        take(held[play.player], play.cards, suits)
+    if lead.kind == "throw":
+        plays = [(p.player, p.cards) for p in trick]
+        return tricks.trick_winner(plays, trumps, options.throw_ruff)
+    return _winner(trick, lead, trumps)
+
+
+def _singles(
+    trick: list[ShengjiPlay], held: dict[str, Holding], trumps: tricks.Trumps
+) -> int | tuple[str, str | None]:
+    """`play_trick` of a trick of one card each, the common case, without shapes."""
+    suits, position = trumps._suit, trumps._position
+    for play in trick:
+        card = play.cards[0]
+        if card not in held[play.player].get(suits[card], ()):
+            return f"{play.player} plays {card} not held", play.player
+    lead = trick[0].cards[0]
+    suit = suits[lead]
+    for play in trick[1:]:
+        suited = held[play.player].get(suit)
+        if suited and suits[play.cards[0]] != suit:
+            count = sum(suited.values())
+            return (
+                f"{play.player} plays 0 of the led suit while holding {count} (must follow suit)",
+                play.player,
+            )
+    best, best_suit, best_top = 0, suit, position[lead]
+    trump = tricks.TRUMP
+    for i, play in enumerate(trick):
+        card = play.cards[0]
+        suited = held[play.player][suits[card]]
+        left = suited[card] - 1
+        if left:
+            suited[card] = left
+        else:
+            del suited[card]
+        if i:
+            mine = suits[card]
+            if mine == best_suit:
+                if position[card] > best_top:
+                    best, best_top = i, position[card]
+            elif mine == trump and suit != trump:
+                best, best_suit, best_top = i, trump, position[card]
+    return best
+
+
+def _winner(trick: list[ShengjiPlay], lead: tricks.Shape, trumps: tricks.Trumps) -> int:
+    """`tricks.trick_winner` of a lead that is not a throw: the first highest of its shape."""
+    best, best_suit = 0, lead.suit
+    best_top = tricks.unit_top(trick[0].cards, lead, trumps)
+    trump, units, kind = tricks.TRUMP, lead.units, lead.kind
+    for i in range(1, 4):
+        cards = trick[i].cards
+        mine = tricks.shape(cards, trumps)
+        if mine is None or mine.units != units or mine.kind != kind:
+            continue
+        if mine.suit == best_suit:
+            top = tricks.unit_top(cards, mine, trumps)
+            if top > best_top and (best_suit == lead.suit or best_suit == trump):
+                best, best_top = i, top
+        elif mine.suit == trump and lead.suit != trump:
+            best, best_suit, best_top = i, trump, tricks.unit_top(cards, mine, trumps)
+    return best

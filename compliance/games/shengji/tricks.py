@@ -40,7 +40,7 @@ class Trumps:
         self._suit: dict[str, str] = {}
         self._position: dict[str, int] = {}
         self.shapes: dict[tuple[str, ...], Shape | None] = {}  # shape() of each play seen
-        self.tops: dict[tuple[str, ...], int] = {}  # _unit_top() of each play seen
+        self.tops: dict[tuple[str, ...], int] = {}  # unit_top() of each play seen
         for card in ALL_CARDS:
             if card in JOKERS:
                 self._suit[card], self._position[card] = TRUMP, jokers[card]
@@ -199,13 +199,13 @@ def beats(
     if mine is None or theirs is None or mine.units != lead.units or mine.kind != lead.kind:
         return False
     if mine.suit == theirs.suit:
-        return mine.suit in (lead.suit, TRUMP) and _unit_top(play, mine, trumps) > _unit_top(
+        return mine.suit in (lead.suit, TRUMP) and unit_top(play, mine, trumps) > unit_top(
             best, theirs, trumps
         )
     return mine.suit == TRUMP and lead.suit != TRUMP
 
 
-def _unit_top(cards: Sequence[str], found: Shape, trumps: Trumps) -> int:
+def unit_top(cards: Sequence[str], found: Shape, trumps: Trumps) -> int:
     """The top of the largest unit."""
     if found.units[0] == 1:
         return found.top
