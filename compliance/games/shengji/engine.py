@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import msgspec
@@ -117,11 +118,10 @@ def seats_of(index: int, hand: ShengjiHand, session_players: list[str]) -> list[
         raise DealError(
             f"round {index}: the kitty and the buried cards are {KITTY_SIZE} cards each"
         )
-    over = Counter(c for cards in hand.deal.values() for c in cards) + Counter(hand.kitty) - DECK
+    copies = Counter(chain(*hand.deal.values(), hand.kitty))
+    over = [card for card, n in copies.items() if n > DECK[card]]
     if over:
-        raise DealError(
-            f"round {index}: duplicate card {sorted(over)[0]} (more than two decks hold)"
-        )
+        raise DealError(f"round {index}: duplicate card {min(over)} (more than two decks hold)")
     for trick in hand.tricks:
         for play in trick:
             if play.player not in seated:

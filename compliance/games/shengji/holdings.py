@@ -37,6 +37,11 @@ def holds(held: Holding, cards: Sequence[str], suits: dict[str, str]) -> bool:
     if len(cards) == 1:
         card = cards[0]
         return card in held.get(suits[card], ())
+    if len(cards) == 2:
+        first, second = cards
+        if first == second:
+            return held.get(suits[first], {}).get(first, 0) >= 2
+        return first in held.get(suits[first], ()) and second in held.get(suits[second], ())
     for card, copies in Counter(cards).items():
         if held.get(suits[card], {}).get(card, 0) < copies:
             return False
@@ -108,10 +113,11 @@ def play_trick(
     """One trick: the index of the play that wins it, taking the cards played from the
     holdings; or, when it breaks the rules, (what went wrong, who)."""
     leader = expected[0]
-    if len(trick) != 4 or any(p.player != e for p, e in zip(trick, expected, strict=True)):
+    if [p.player for p in trick] != expected:
         logged = ", ".join(p.player for p in trick)
         return f"plays by {logged}, the turn order is {', '.join(expected)}", None
-    if all(len(p.cards) == 1 for p in trick):
+    a, b, c, d = trick
+    if len(a.cards) == len(b.cards) == len(c.cards) == len(d.cards) == 1:
         return _singles(trick, held, trumps)
     suits = trumps._suit
     for play in trick:
