@@ -20,7 +20,7 @@ NATURAL_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A
 TRUMP = "T"
 POINTS = {"5": 5, "10": 10, "K": 10}
 CARD_POINTS: dict[str, int] = {c: POINTS.get(rank_of(c), 0) for c in ALL_CARDS if c not in JOKERS}
-SHAPE_CACHE_SIZE = 100_000  # distinct plays remembered per trump and level
+SHAPE_CACHE_SIZE = 4_096  # distinct plays remembered per trump and level (65 of them)
 
 
 def points(cards: Iterable[str]) -> int:
