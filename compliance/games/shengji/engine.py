@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import msgspec
@@ -29,8 +30,9 @@ from compliance.errors import DealError
 from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import Card, build_deck
 from compliance.games.shengji import tricks
+from compliance.games.shengji.holdings import holding_of, play_trick
 from compliance.games.shengji.options import ShengjiOptions
-from compliance.games.shengji.record import ShengjiHand, ShengjiPlay
+from compliance.games.shengji.record import ShengjiHand
 from compliance.logs.records import Session, Variant
 
 LEVELS = tricks.NATURAL_ORDER
@@ -65,40 +67,6 @@ class Played:
     player: str | None = None
 
 
-def trick_problem(
-    trick: list[ShengjiPlay],
-    leader: str,
-    hands: dict[str, Counter],
-    seats: list[str],
-    trumps: tricks.Trumps,
-    options: ShengjiOptions,
-) -> tuple[str, str | None] | None:
-    """One trick against the rules: (what went wrong, who), or None when it is legal."""
-    start = seats.index(leader)
-    expected = [seats[(start + i) % 4] for i in range(4)]
-    if [p.player for p in trick] != expected:
-        logged = ", ".join(p.player for p in trick)
-        return f"plays by {logged}, the turn order is {', '.join(expected)}", None
-    for play in trick:
-        short = sorted((Counter(play.cards) - hands[play.player]).elements())
-        if short:
-            return f"{play.player} plays {' '.join(short)} not held", play.player
-    lead = tricks.shape(trick[0].cards, trumps)
-    if lead is None:
-        return f"{leader} leads cards of more than one suit", leader
-    if lead.kind == "throw":
-        others = (hands[p] for p in seats if p != leader)
-        problem = tricks.throw_problem(lead, trick[0].cards, others, trumps)
-        if problem:
-            return f"{leader} {problem}", leader
-    for play in trick[1:]:
-        held = hands[play.player]
-        problem = tricks.follow_problem(lead, held, play.cards, trumps, options.tractor_follow)
-        if problem:
-            return f"{play.player} {problem}", play.player
-    return None
-
-
 def play_tricks(
     hand: ShengjiHand,
     hands: dict[str, Counter],
@@ -108,23 +76,26 @@ def play_tricks(
 ) -> Played:
     """出牌: every trick in turn order from the declarer, checked; the attackers' points."""
     holders = {hand.declarer, seats[(seats.index(hand.declarer) + 2) % 4]}
+    held = {p: holding_of(hands[p], trumps) for p in seats}
+    turns = {p: [seats[(i + k) % 4] for k in range(4)] for i, p in enumerate(seats)}
+    card_points = tricks.CARD_POINTS
     leader = hand.declarer
     total = counted = 0
     last_winner, last_lead = leader, None
     for number, trick in enumerate(hand.tricks, 1):
-        breach = trick_problem(trick, leader, hands, seats, trumps, options)
-        if breach:
-            return Played(None, f"trick {number}: {breach[0]}", player=breach[1])
+        won_by = play_trick(trick, turns[leader], seats, held, trumps, options)
+        if isinstance(won_by, tuple):
+            return Played(None, f"trick {number}: {won_by[0]}", player=won_by[1])
+        winner = trick[won_by].player
+        won = 0
         for play in trick:
-            hands[play.player] -= Counter(play.cards)
-        plays = [(p.player, p.cards) for p in trick]
-        winner = trick[tricks.trick_winner(plays, trumps, options.throw_ruff)].player
-        won = tricks.points(c for p in trick for c in p.cards)
+            for card in play.cards:
+                won += card_points.get(card, 0)
         counted += won
         if winner not in holders:
             total += won
         leader, last_winner, last_lead = winner, winner, tricks.shape(trick[0].cards, trumps)
-    if any(hands[p] for p in seats):
+    if any(cards for p in seats for cards in held[p].values()):
         return Played(None, f"trick {len(hand.tricks)}: the tricks end with cards still held")
     kitty = tricks.points(hand.buried)
     if last_lead is not None and last_winner not in holders:
@@ -147,11 +118,10 @@ def seats_of(index: int, hand: ShengjiHand, session_players: list[str]) -> list[
         raise DealError(
             f"round {index}: the kitty and the buried cards are {KITTY_SIZE} cards each"
         )
-    over = Counter(c for cards in hand.deal.values() for c in cards) + Counter(hand.kitty) - DECK
+    copies = Counter(chain(*hand.deal.values(), hand.kitty))
+    over = [card for card, n in copies.items() if n > DECK[card]]
     if over:
-        raise DealError(
-            f"round {index}: duplicate card {sorted(over)[0]} (more than two decks hold)"
-        )
+        raise DealError(f"round {index}: duplicate card {min(over)} (more than two decks hold)")
     for trick in hand.tricks:
         for play in trick:
             if play.player not in seated:
@@ -210,7 +180,7 @@ def replay_hands(
         if hand.level is not None and hand.level != level:
             text = f"played at level {hand.level}, the levels give {level}"
             problems.append((ILLEGAL_ACTION, text, ()))
-        trumps = tricks.Trumps(level, None if hand.trump == "NT" else hand.trump)
+        trumps = tricks.trumps_for(level, None if hand.trump == "NT" else hand.trump)
         points, breaches = hand_points(hand, seats, trumps, options)
         problems += breaches
         issues += [

@@ -12,17 +12,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from compliance.games.cards import ALL_CARDS, JOKERS, rank_of, suit_of
 
 NATURAL_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 TRUMP = "T"
 POINTS = {"5": 5, "10": 10, "K": 10}
+CARD_POINTS: dict[str, int] = {c: POINTS.get(rank_of(c), 0) for c in ALL_CARDS if c not in JOKERS}
+SHAPE_CACHE_SIZE = 4_096  # distinct plays remembered per trump and level (65 of them)
 
 
 def points(cards: Iterable[str]) -> int:
     """分牌: 5 counts 5, 10 and K count 10 (seed 003: "5代表5分，10和K代表10分")."""
-    return sum(POINTS.get(rank_of(c), 0) for c in cards if c not in JOKERS)
+    return sum(CARD_POINTS.get(c, 0) for c in cards)
 
 
 class Trumps:
@@ -36,6 +39,8 @@ class Trumps:
         jokers = {"RJ": top + 3, "BJ": top + 2} if suit else {"RJ": top + 2, "BJ": top + 1}
         self._suit: dict[str, str] = {}
         self._position: dict[str, int] = {}
+        self.shapes: dict[tuple[str, ...], Shape | None] = {}  # shape() of each play seen
+        self.tops: dict[tuple[str, ...], int] = {}  # unit_top() of each play seen
         for card in ALL_CARDS:
             if card in JOKERS:
                 self._suit[card], self._position[card] = TRUMP, jokers[card]
@@ -55,7 +60,13 @@ class Trumps:
         return self._position[card]
 
     def of_suit(self, cards: Iterable[str], suit: str) -> list[str]:
-        return [c for c in cards if self.suit(c) == suit]
+        return [c for c in cards if self._suit[c] == suit]
+
+
+@cache
+def trumps_for(level: str, suit: str | None) -> Trumps:
+    """The Trumps of a level and trump suit, built once (65 in all) with their caches."""
+    return Trumps(level, suit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +120,23 @@ def units(cards: Sequence[str], trumps: Trumps) -> tuple[int, ...]:
 
 def shape(cards: Sequence[str], trumps: Trumps) -> Shape | None:
     """What a lead is; None if its cards are not all of one effective suit."""
-    suits = {trumps.suit(c) for c in cards}
+    key = tuple(cards)
+    try:
+        return trumps.shapes[key]
+    except KeyError:
+        pass
+    if len(trumps.shapes) >= SHAPE_CACHE_SIZE:
+        trumps.shapes.clear()
+    found = trumps.shapes[key] = _shape(key, trumps)
+    return found
+
+
+def _shape(cards: tuple[str, ...], trumps: Trumps) -> Shape | None:
+    suits = {trumps._suit[c] for c in cards}
     if len(suits) != 1 or not cards:
         return None
     suit = suits.pop()
-    top = max(trumps.position(c) for c in cards)
+    top = max(trumps._position[c] for c in cards)
     if len(cards) == 1:
         return Shape("single", suit, top, (1,))
     found = units(cards, trumps)
@@ -176,17 +199,23 @@ def beats(
     if mine is None or theirs is None or mine.units != lead.units or mine.kind != lead.kind:
         return False
     if mine.suit == theirs.suit:
-        return mine.suit in (lead.suit, TRUMP) and _unit_top(play, mine, trumps) > _unit_top(
+        return mine.suit in (lead.suit, TRUMP) and unit_top(play, mine, trumps) > unit_top(
             best, theirs, trumps
         )
     return mine.suit == TRUMP and lead.suit != TRUMP
 
 
-def _unit_top(cards: Sequence[str], found: Shape, trumps: Trumps) -> int:
+def unit_top(cards: Sequence[str], found: Shape, trumps: Trumps) -> int:
     """The top of the largest unit."""
     if found.units[0] == 1:
         return found.top
-    return max(pair_positions(cards, trumps))
+    key = tuple(cards)
+    top = trumps.tops.get(key)
+    if top is None:
+        if len(trumps.tops) >= SHAPE_CACHE_SIZE:
+            trumps.tops.clear()
+        top = trumps.tops[key] = max(pair_positions(cards, trumps))
+    return top
 
 
 def _beats_a_throw(
