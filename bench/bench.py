@@ -188,8 +188,11 @@ def main() -> None:
         help="stored sessions for the daily audit (cached under the temp dir; none: skip)",
     )
     parser.add_argument("--daily-sessions", type=int, default=1000, metavar="N")
+    parser.add_argument(
+        "--skip-stages", action="store_true", help="only the engines and the daily audit"
+    )
     args = parser.parse_args()
-    results = stages(args)
+    results = {} if args.skip_stages else stages(args)
     if args.engine_sessions:
         rates = engine_rates(args.engine_sessions, args.runs)
         print_rates(rates)

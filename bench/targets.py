@@ -16,6 +16,12 @@ def verdict(ok: bool) -> str:
 
 
 def print_targets(results: dict, workers: int) -> None:
+    if "end_to_end" in results:
+        print_stage_targets(results, workers)
+    print_scale_targets(results)
+
+
+def print_stage_targets(results: dict, workers: int) -> None:
     for label, rate, ratio in (
         ("end to end, stored", results["end_to_end"], results.get("floor_ratio")),
         ("judged, not stored", results["classify"], results.get("judged_floor_ratio")),
@@ -34,6 +40,16 @@ def print_targets(results: dict, workers: int) -> None:
             else verdict(resettle <= TARGET_RESETTLE_RATIO) + f" ({resettle:.2f}×)"
         )
     )
+    if workers > 1:
+        speedup, ceiling = results.get("speedup", 0), results.get("ceiling", 0)
+        print(
+            f"target (issue 22) ≥ {TARGET_SPEEDUP}× on {workers} workers: "
+            f"{verdict(speedup >= TARGET_SPEEDUP)} ({speedup:.2f}×; the machine allowed "
+            f"{ceiling:.2f}×)"
+        )
+
+
+def print_scale_targets(results: dict) -> None:
     if "daily_cpu" in results:
         daily = results["daily_cpu"]
         base, largest = daily.get("0"), max(daily, key=int)
@@ -52,11 +68,4 @@ def print_targets(results: dict, workers: int) -> None:
         print(
             f"target (issue 22) every engine ≥ {TARGET_ENGINE_RATE:,} rounds/s per core: "
             + (verdict(True) if not slow else f"NOT met ({', '.join(slow)})")
-        )
-    if workers > 1:
-        speedup, ceiling = results.get("speedup", 0), results.get("ceiling", 0)
-        print(
-            f"target (issue 22) ≥ {TARGET_SPEEDUP}× on {workers} workers: "
-            f"{verdict(speedup >= TARGET_SPEEDUP)} ({speedup:.2f}×; the machine allowed "
-            f"{ceiling:.2f}×)"
         )
