@@ -5,10 +5,15 @@ then times, on one core: decode, settle, metrics, classification and
 storage (the whole `audit` into a fresh SQLite file), each stage including
 the ones before it. DuckDB computes only the per-player aggregates over the
 same file: the floor a pure aggregation engine sets. Peak memory of the end
-to end audit is measured in a child process at two sizes.
+to end audit is measured in a child process at two sizes. Every stage is
+timed in CPU (this process's, and its workers' as children's) beside wall time.
+Then each engine's rounds/s of `compliance games settle` (bench/games.py) and a
+daily audit of 1,000 sessions on stores of 0 / 16,000 / 64,000 (bench/daily.py).
 
     python bench/bench.py                 # N = 4000 and 16000 sessions
     python bench/bench.py --sessions 2000 --workers 2
+    python bench/bench.py --sessions 200 --runs 1 --engine-sessions 20 \
+        --store-sizes 0 300 --daily-sessions 50                    # a quick check
 
 Needs the bench extra for the floor: pip install -e '.[bench]'.
 """
