@@ -5,10 +5,15 @@ then times, on one core: decode, settle, metrics, classification and
 storage (the whole `audit` into a fresh SQLite file), each stage including
 the ones before it. DuckDB computes only the per-player aggregates over the
 same file: the floor a pure aggregation engine sets. Peak memory of the end
-to end audit is measured in a child process at two sizes.
+to end audit is measured in a child process at two sizes. Every stage is
+timed in CPU (this process's, and its workers' as children's) beside wall time.
+Then each engine's rounds/s of `compliance games settle` (bench/games.py) and a
+daily audit of 1,000 sessions on stores of 0 / 16,000 / 64,000 (bench/daily.py).
 
     python bench/bench.py                 # N = 4000 and 16000 sessions
     python bench/bench.py --sessions 2000 --workers 2
+    python bench/bench.py --sessions 200 --runs 1 --engine-sessions 20 \
+        --store-sizes 0 300 --daily-sessions 50                    # a quick check
 
 Needs the bench extra for the floor: pip install -e '.[bench]'.
 """
@@ -18,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -26,6 +30,13 @@ import time
 from pathlib import Path
 from statistics import median
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench.*, run as a script
+
+from bench.daily import daily_audits, print_daily
+from bench.floors import duckdb_floor, sqlite_alone
+from bench.games import engine_rates, print_rates
+from bench.targets import print_targets
+from bench.timing import Timing, best_of, median_timing, timed
 from compliance import ruledata
 from compliance.db.engine import ensure_schema, make_engine
 from compliance.db.unit_of_work import SqlUnitOfWork
@@ -38,9 +49,6 @@ from compliance.service_layer import audit as services
 from compliance.service_layer import seeding
 from compliance.service_layer.simulate import SimulationSpec, write_log
 
-TARGET_RATE = 80_000
-TARGET_FLOOR_RATIO = 3.0
-
 
 def make_log(path: str, sessions: int, seed: int = 11) -> int:
     spec = SimulationSpec(
@@ -52,15 +60,6 @@ def make_log(path: str, sessions: int, seed: int = 11) -> int:
         high_stakes=0.1,
     )
     return write_log(spec, path).rounds
-
-
-def best_of(runs: int, fn) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return sorted(times)[len(times) // 2]
 
 
 def stage_decode(path):
@@ -89,8 +88,9 @@ def stage_classify(path, auditor):
             auditor.audit(item)
 
 
-def stage_store(path, workers: int, url: str | None = None, keep: str | None = None):
-    """Seconds to audit `path` end to end into a fresh database (kept at `keep`, if given)."""
+def stage_store(path, workers: int, url: str | None = None, keep: str | None = None) -> Timing:
+    """The timing of an audit of `path` end to end into a fresh database (kept at `keep`, if
+    given); the CPU of worker processes is counted as children's."""
     with tempfile.TemporaryDirectory() as tmp:
         engine = make_engine(url or f"sqlite:///{keep or tmp + '/bench.db'}")
         if url:
@@ -98,60 +98,10 @@ def stage_store(path, workers: int, url: str | None = None, keep: str | None = N
                 conn.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
         ensure_schema(engine)
         seeding.seed(SqlUnitOfWork(engine))
-        start = time.perf_counter()
-        services.audit(SqlUnitOfWork(engine), [path], services.AuditOptions(workers=workers))
-        elapsed = time.perf_counter() - start
+        options = services.AuditOptions(workers=workers)
+        timing, _ = timed(lambda: services.audit(SqlUnitOfWork(engine), [path], options))
         engine.dispose()
-        return elapsed
-
-
-STORED_TABLES = ("sessions", "player_metrics", "finding_lines", "findings")
-
-
-def sqlite_alone(audited: str, runs: int) -> float:
-    """Seconds SQLite alone takes to store what an audit stored: the same rows, read
-    back from `audited`, through the driver's executemany into a fresh file with the
-    same schema, pragmas and batches of sessions, commits and close; no Python builds
-    a row. The least a stored run can cost on top of judging, in this design."""
-    with sqlite3.connect(audited) as source:
-        rows = {
-            t: source.execute(f'SELECT * FROM "{t}" ORDER BY rowid').fetchall()
-            for t in STORED_TABLES
-        }
-    per_session = {t: len(rows[t]) / len(rows["sessions"]) for t in STORED_TABLES}
-    batch = services.AuditOptions().batch_size
-    times = []
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory() as tmp:
-            engine = make_engine(f"sqlite:///{tmp}/alone.db")
-            ensure_schema(engine)
-            seeding.seed(SqlUnitOfWork(engine))
-            with engine.begin() as conn:
-                conn.exec_driver_sql(
-                    "INSERT INTO audit_runs (started_at, options, files, sessions, rejects, summary)"
-                    " VALUES ('2026-01-01', '{}', '[]', 0, 0, '{}')"
-                )
-            engine.dispose()
-            db = sqlite3.connect(f"{tmp}/alone.db", isolation_level=None)
-            for pragma in (
-                "foreign_keys=ON",
-                "journal_mode=WAL",
-                "synchronous=NORMAL",
-                "wal_autocheckpoint=10000",
-            ):
-                db.execute(f"PRAGMA {pragma}")
-            start = time.perf_counter()
-            for i in range(0, len(rows["sessions"]), batch):
-                db.execute("BEGIN")
-                for t in STORED_TABLES:
-                    chunk = rows[t][round(i * per_session[t]) : round((i + batch) * per_session[t])]
-                    if chunk:
-                        marks = ", ".join("?" * len(chunk[0]))
-                        db.executemany(f'INSERT INTO "{t}" VALUES ({marks})', chunk)
-                db.execute("COMMIT")
-            db.close()
-            times.append(time.perf_counter() - start)
-    return sorted(times)[len(times) // 2]
+        return timing
 
 
 def _settle_seconds(path: str) -> float:
@@ -174,36 +124,6 @@ def machine_ceiling(path: str, workers: int, runs: int) -> float:
             pool.map(_settle_seconds, [path] * workers)
             ratios.append(workers * one / (time.perf_counter() - start))
     return median(ratios)
-
-
-def duckdb_floor(path: str) -> float | None:
-    try:
-        import duckdb
-    except ImportError:
-        return None
-    sql = f"""
-        with seats as (
-            select s.session_id, s.point_value, unnest(r.seats) as seat, r.base * r.grab as unit
-            from (select session_id, point_value, unnest(rounds) as r
-                  from read_json('{path}', format='newline_delimited', columns={{
-                      session_id: 'VARCHAR', point_value: 'DECIMAL(12,4)',
-                      rounds: 'STRUCT(banker VARCHAR, base INTEGER, grab INTEGER,
-                               seats STRUCT(player VARCHAR, cards VARCHAR[], bet INTEGER,
-                                            claimed INTEGER, rake INTEGER)[])[]'}})) s
-        )
-        select session_id, seat.player, max(unit * seat.bet) as single_stake,
-               sum(unit * seat.bet) as staked, sum(seat.claimed) as net,
-               sum(greatest(seat.claimed, 0)) as won
-        from seats group by all
-    """
-
-    def run():
-        con = duckdb.connect()
-        con.execute("SET threads=1")
-        con.execute(sql).fetchall()
-        con.close()
-
-    return best_of(3, run)
 
 
 def peak_memory(sessions: int) -> float:
@@ -243,6 +163,11 @@ def high_water() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def stage_line(name: str, rounds: int, t: Timing, note: str = "") -> str:
+    """One printed stage: rounds per CPU second (children's included), then both clocks."""
+    return f"  {name:<22} {rounds / t.total_cpu:>10,.0f} rounds/CPU-s  ({t.describe()}{note})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=[4000, 16000])
@@ -252,16 +177,53 @@ def main() -> None:
     parser.add_argument(
         "--pg", metavar="URL", help="also time end to end into this (emptied!) PostgreSQL database"
     )
+    parser.add_argument(
+        "--engine-sessions",
+        type=int,
+        default=200,
+        metavar="N",
+        help="sessions of each game for the engines' rounds/s (0: skip)",
+    )
+    parser.add_argument(
+        "--store-sizes",
+        type=int,
+        nargs="*",
+        default=[0, 16000, 64000],
+        metavar="N",
+        help="stored sessions for the daily audit (cached under the temp dir; none: skip)",
+    )
+    parser.add_argument("--daily-sessions", type=int, default=1000, metavar="N")
+    parser.add_argument(
+        "--skip-stages", action="store_true", help="only the engines and the daily audit"
+    )
     args = parser.parse_args()
+    results = {} if args.skip_stages else stages(args)
+    if args.engine_sessions:
+        rates = engine_rates(args.engine_sessions, args.runs)
+        print_rates(rates)
+        results["engines"] = {r.code: r.settle_cli for r in rates}
+    if args.store_sizes:
+        daily = daily_audits(args.store_sizes, args.daily_sessions, args.runs)
+        print_daily(daily, args.daily_sessions)
+        results["daily_cpu"] = {str(r.stored): r.timing.cpu for r in daily}
+    print_targets(results, args.workers)
+    if args.json:
+        print(json.dumps(results))
+
+
+def stages(args) -> dict:
+    """The stages on the first size, the workers, the floors and peak memory at every size."""
     book = ruledata.load_book()
     auditor = services.make_auditor(book, services.AuditOptions())
-    results = {}
+    results: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         n = args.sessions[0]
         path = os.path.join(tmp, "bench.jsonl")
         rounds = make_log(path, n)
         size = os.path.getsize(path) / 1e6
         print(f"{n} six-player 斗牛 sessions, {rounds} rounds, {size:.1f} MB")
+        print("  (rounds per CPU second of this process and its workers; each stage includes")
+        print("   the ones before it)")
         stages = [
             ("decode", lambda: stage_decode(path)),
             ("settle and tally", lambda: stage_settle(path)),
@@ -270,91 +232,70 @@ def main() -> None:
         ]
         for name, fn in stages:
             t = best_of(args.runs, fn)
-            results[name.split()[0]] = rounds / t
-            print(f"  {name:<22} {rounds / t:>10,.0f} rounds/s  ({t:.2f} s, stages so far)")
+            results[name.split()[0]] = rounds / t.cpu
+            print(stage_line(name, rounds, t))
+        judged = rounds / results["classify"]
         serials, pars, ratios = [], [], []
         audited = os.path.join(tmp, "audited.db")
         for run in range(args.runs):  # interleaved: on a noisy host, paired ratios are what holds
             serials.append(stage_store(path, 1, keep=audited if run == 0 else None))
             if args.workers > 1:
                 pars.append(stage_store(path, args.workers))
-                ratios.append(serials[-1] / pars[-1])
-        serial = median(serials)
-        results["end_to_end"] = rounds / serial
-        print(
-            f"  {'end to end (SQLite)':<22} {rounds / serial:>10,.0f} rounds/s  ({serial:.2f} s, "
-            f"of which storing and the windows {serial - rounds / results['classify']:.2f} s)"
-        )
+                ratios.append(serials[-1].wall / pars[-1].wall)
+        serial = median_timing(serials)
+        results["end_to_end"] = rounds / serial.cpu
+        results["end_to_end_cpu"] = serial.cpu
+        note = f"; storing and the windows {serial.cpu - judged:.2f} s CPU"
+        print(stage_line("end to end (SQLite)", rounds, serial, note))
         if args.workers > 1:
-            par = median(pars)
-            results["end_to_end_parallel"] = rounds / par
+            par = median_timing(pars)
+            results["end_to_end_parallel"] = rounds / par.wall
             results["speedup"] = median(ratios)
-            print(
-                f"  {f'end to end, {args.workers} workers':<22} {rounds / par:>10,.0f} rounds/s"
-                f"  ({par:.2f} s, {results['speedup']:.2f}× serial, median of paired runs)"
-            )
+            note = f"; {results['speedup']:.2f}× serial in wall time, median of paired runs"
+            print(stage_line(f"end to end, {args.workers} workers", rounds, par, note))
             results["ceiling"] = machine_ceiling(path, args.workers, args.runs)
             print(
                 f"  {'the machine, now':<22} {args.workers} processes of pure Python do "
-                f"{results['ceiling']:.2f}× the work of one (the settle stage, median)"
+                f"{results['ceiling']:.2f}× the work of one (the settle stage, median, wall)"
             )
         if args.pg:
-            pg = sorted(stage_store(path, 1, args.pg) for _ in range(args.runs))[args.runs // 2]
-            results["end_to_end_postgresql"] = rounds / pg
-            print(
-                f"  {'end to end (PostgreSQL)':<22} {rounds / pg:>10,.0f} rounds/s  ({pg:.2f} s, COPY)"
-            )
+            pg = median_timing([stage_store(path, 1, args.pg) for _ in range(args.runs)])
+            results["end_to_end_postgresql"] = rounds / pg.cpu
+            print(stage_line("end to end (PostgreSQL)", rounds, pg, "; COPY"))
             if args.workers > 1:
-                pgw = median(stage_store(path, args.workers, args.pg) for _ in range(args.runs))
-                results["end_to_end_postgresql_parallel"] = rounds / pgw
-                print(
-                    f"  {f'PostgreSQL, {args.workers} workers':<22} {rounds / pgw:>10,.0f} rounds/s"
-                    f"  ({pgw:.2f} s, {pg / pgw:.2f}× its serial run)"
+                pgw = median_timing(
+                    [stage_store(path, args.workers, args.pg) for _ in range(args.runs)]
                 )
+                results["end_to_end_postgresql_parallel"] = rounds / pgw.wall
+                note = f"; {pg.wall / pgw.wall:.2f}× its serial run in wall time"
+                print(stage_line(f"PostgreSQL, {args.workers} workers", rounds, pgw, note))
         alone = sqlite_alone(audited, args.runs)
-        results["sqlite_alone"] = rounds / alone
+        results["sqlite_alone"] = rounds / alone.cpu
         print(
-            f"  {'SQLite alone':<22} {rounds / alone:>10,.0f} rounds/s  ({alone:.2f} s: the audit's "
-            "rows, no Python building them)"
+            stage_line("SQLite alone", rounds, alone, ": the audit's rows, no Python building them")
         )
-        floor = duckdb_floor(path)
+        floor = duckdb_floor(path, args.runs)
         if floor is not None:
-            judged = rounds / results["classify"]
-            results["duckdb_floor"] = rounds / floor
-            results["floor_ratio"] = serial / floor
-            results["judged_floor_ratio"] = judged / floor
-            results["least_stored_floor_ratio"] = (judged + alone) / floor
-            print(
-                f"  {'DuckDB aggregates only':<22} {rounds / floor:>10,.0f} rounds/s  ({floor:.2f} s); "
-                f"ours {serial / floor:.2f}× the floor stored, "
+            results["duckdb_floor"] = rounds / floor.cpu
+            results["floor_ratio"] = serial.cpu / floor.cpu
+            results["judged_floor_ratio"] = judged / floor.cpu
+            results["least_stored_floor_ratio"] = (judged + alone.cpu) / floor.cpu
+            note = (
+                f"; ours {results['floor_ratio']:.2f}× its CPU stored, "
                 f"{results['judged_floor_ratio']:.2f}× judged"
             )
+            print(stage_line("DuckDB aggregates only", rounds, floor, note))
             print(
-                f"  judged + SQLite alone = {judged + alone:.2f} s, "
+                f"  judged + SQLite alone = {judged + alone.cpu:.2f} s CPU, "
                 f"{results['least_stored_floor_ratio']:.2f}× the floor and "
-                f"{rounds / (judged + alone):,.0f} rounds/s: the best a stored one-core run "
+                f"{rounds / (judged + alone.cpu):,.0f} rounds/s: the best a stored one-core run "
                 "could do with this judging and these rows"
             )
     for n in args.sessions:
         mb = peak_memory(n)
         results[f"peak_mb_{n}"] = mb
         print(f"  peak memory, {n} sessions: {mb:.0f} MB")
-    for label, rate, ratio in (
-        ("end to end, stored", results["end_to_end"], results.get("floor_ratio", 99)),
-        ("judged, not stored", results["classify"], results.get("judged_floor_ratio", 99)),
-    ):
-        print(
-            f"target ≥ {TARGET_RATE:,} rounds/s, {label}: "
-            f"{'met' if rate >= TARGET_RATE else 'NOT met'}; "
-            f"≤ {TARGET_FLOOR_RATIO}× DuckDB: {'met' if ratio <= TARGET_FLOOR_RATIO else 'NOT met'}"
-        )
-    if args.workers > 1:
-        print(
-            f"target ≥ 1.6× on {args.workers} workers: "
-            f"{'met' if results.get('speedup', 0) >= 1.6 else 'NOT met'}"
-        )
-    if args.json:
-        print(json.dumps(results))
+    return results
 
 
 if __name__ == "__main__":

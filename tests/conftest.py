@@ -20,8 +20,9 @@ from compliance.db.engine import make_engine
 # (tests/fuzz/test_fuzz.py) sizes itself by the one loaded: a few thousand lines under
 # "ci" (and the default profile), tens of thousands under "fuzz-long":
 #   python -m pytest tests/fuzz --hypothesis-profile=fuzz-long
-settings.register_profile("ci", settings.get_profile("default"))
-settings.register_profile("fuzz-long", settings.get_profile("default"))
+# Neither has a deadline: CI shares this host, and a slow example is not a wrong one.
+settings.register_profile("ci", settings.get_profile("default"), deadline=None)
+settings.register_profile("fuzz-long", settings.get_profile("default"), deadline=None)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
