@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bench import daily, games
 from bench.timing import Timing, median_timing, timed
 
