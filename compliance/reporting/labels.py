@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from compliance.domain.tiers import LABELS as TIER_LABELS
 from compliance.domain.tiers import Tier
 
@@ -96,15 +98,15 @@ TEXT: dict[str, tuple[str, str]] = {
     "at_very_serious": ("情节特别严重档", "at very serious lines"),
     "subjects": (
         "{player} 名玩家、{owner} 名房主、{platform} 个平台",
-        "{player} players, {owner} room owners, {platform} platforms",
+        "{player} player[s], {owner} room owner[s], {platform} platform[s]",
     ),
     "in_places": ("所在法域", "in"),
     "tampered": (
         "{rounds} 个回合被篡改 ({findings} 条完整性问题)",
-        "{rounds} tampered rounds ({findings} integrity findings)",
+        "{rounds} tampered round[s] ({findings} integrity finding[s])",
     ),
-    "rejects_line": ("{n} 行拒收", "{n} lines rejected"),
-    "indeterminate_line": ("{n} 条无法判定", "{n} indeterminate results"),
+    "rejects_line": ("{n} 行拒收", "{n} line[s] rejected"),
+    "indeterminate_line": ("{n} 条无法判定", "{n} indeterminate result[s]"),
     "penalised": ("达处罚档", "at a penalty tier"),
     "below_exempt": ("未达标准 / 不予处罚", "below threshold / exempt"),
     "serious": ("刑事与情节特别严重", "Criminal and very serious"),
@@ -142,6 +144,14 @@ CHECKS = {
 CONFIDENCE = {"H": ("高", "high"), "M": ("中", "medium"), "L": ("低", "low")}
 
 
+COUNTED = re.compile(r"(?<![\d,.])(\d[\d,]*) ([^\[\]]*?)\[s\]")
+
+
+def counted(text: str) -> str:
+    """English nouns after a count: "1 platform", "2 platforms" (a label writes "platform[s]")."""
+    return COUNTED.sub(lambda m: f"{m[1]} {m[2]}" + ("" if m[1] == "1" else "s"), text)
+
+
 class Labels:
     """Pairs joined main-language first: `赌资较大 administrative` or `administrative (赌资较大)`."""
 
@@ -156,11 +166,11 @@ class Labels:
 
     def __call__(self, key: str, **fmt) -> str:
         zh, en = TEXT[key]
-        return self.pair(zh.format(**fmt), en.format(**fmt))
+        return self.pair(zh.format(**fmt), counted(en.format(**fmt)))
 
     def main(self, key: str, **fmt) -> str:
         zh, en = TEXT[key]
-        return (zh if self.lang == "zh" and self.cjk else en).format(**fmt)
+        return zh.format(**fmt) if self.lang == "zh" and self.cjk else counted(en.format(**fmt))
 
     def tier(self, code: str | None) -> str:
         if not code:

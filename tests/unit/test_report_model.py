@@ -201,6 +201,13 @@ def test_labels_without_a_cjk_font_are_english_only():
     assert Labels("zh", cjk=False).tier("administrative") == "administrative"
 
 
+def test_english_counts_take_the_singular_for_one():
+    en = Labels("en", cjk=False)
+    assert en("subjects", player=0, owner=1, platform=2) == "0 players, 1 room owner, 2 platforms"
+    assert en("tampered", rounds=1, findings=1) == "1 tampered round (1 integrity finding)"
+    assert en("rejects_line", n="1,000") == "1,000 lines rejected"
+
+
 def test_a_long_report_keeps_the_most_severe_to_show_and_exports_them_all(monkeypatch):
     from compliance.reporting import model, tally
 
