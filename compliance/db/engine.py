@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 
 import msgspec
 from sqlalchemy import Engine, create_engine, event, inspect, make_url
@@ -57,12 +59,25 @@ def make_engine(url: str) -> Engine:
 def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cursor = dbapi_conn.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
+    _wal(cursor)
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute(
         "PRAGMA wal_autocheckpoint=10000"
     )  # ~40 MB: index pages written back once, not every batch
     cursor.close()
+
+
+def _wal(cursor, patience: float = 60.0) -> None:
+    """Switch to WAL, waiting for a writer: the switch does not wait on SQLite's busy timeout."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def ensure_schema(engine: Engine) -> None:
