@@ -216,6 +216,9 @@ def diff_(old, new, jurisdiction, fmt, source, db_url) -> None:
     elif first or second:
         raise click.UsageError("compare two dates, or two versions (db, a data/ folder, a file)")
     else:
+        for name, side in (("OLD", old), ("NEW", new)):
+            if side != svc.DB and not Path(side).exists():
+                raise click.BadParameter(f"{side}: no such file or folder", param_hint=name)
         changes = views.diff_versions(uows, old, new, source, jurisdiction)
     text = "\n".join([*(line for c in changes for line in c.lines()), summarise(changes)])
     emit([c.as_dict() for c in changes], fmt, text)

@@ -6,7 +6,7 @@ parses options and calls one function here. The back-test is in backtest.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -78,13 +78,21 @@ def check(book: RuleBook) -> list[Problem]:
 
 
 def diff_sources(
-    uow: UnitOfWork, old: str, new: str, jurisdiction: str | None = None
+    uows: Callable[[], UnitOfWork], old: str, new: str, jurisdiction: str | None = None
 ) -> list[Change]:
-    """Two versions of the data: `db`, a data/ folder, or files (a file is laid over the other side)."""
+    """Two versions of the data: `db`, a data/ folder, or files (a file is laid over the other side).
+
+    The database is opened only when a side is `db`, and only once every other side exists.
+    """
+    for side in (old, new):
+        if side != DB and not Path(side).exists():
+            raise RulesError(
+                f"{side}: no such file or folder (a version is db, a data/ folder or a file)"
+            )
     full = {
-        s: (stored_rules(uow) if s == DB else ruledata.load_book(Path(s)))
+        s: (stored_rules(uows()) if s == DB else ruledata.load_book(Path(s)))
         for s in (old, new)
-        if s == DB or _is_full(Path(s))
+        if s == DB or is_full(Path(s))
     }
     if old in full and new in full:
         return diff_books(full[old], full[new], jurisdiction)
@@ -95,7 +103,7 @@ def diff_sources(
     return diff_books(read_source(Path(old)), read_source(Path(new)), jurisdiction)
 
 
-def _is_full(path: Path) -> bool:
+def is_full(path: Path) -> bool:
     return path.is_dir() and (path / "jurisdictions").is_dir()
 
 

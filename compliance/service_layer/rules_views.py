@@ -243,6 +243,7 @@ def diff_versions(
     """规则变化: two versions (db, a data/ folder, a file laid over the other side) compared."""
     code = jurisdiction
     if jurisdiction:
-        side = rule_cases.DB if rule_cases.DB in (old, new) else source
+        folders = [s for s in (old, new) if s != rule_cases.DB and rule_cases.is_full(Path(s))]
+        side = rule_cases.DB if rule_cases.DB in (old, new) else (folders or [source])[0]
         code = jurisdiction_code(read_book(side, uows), jurisdiction)
-    return rule_cases.diff_sources(uows(), old, new, code)
+    return rule_cases.diff_sources(uows, old, new, code)

@@ -133,6 +133,25 @@ def test_diff_of_a_date_against_a_version_is_a_usage_error(run):
     )
 
 
+def test_diff_of_a_missing_version_is_a_usage_error_and_opens_no_database(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        cli, ["rules", "diff", "db", "nowhere"], env={"COMPLIANCE_DB_URL": None}
+    )
+    assert result.exit_code == 2
+    assert result.stderr.endswith("Error: Invalid value for NEW: nowhere: no such file or folder\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_diff_of_two_folders_by_a_jurisdiction_name_opens_no_database(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    data = str(ROOT / "data")
+    args = ["rules", "diff", data, data, "--jurisdiction", "湖南"]
+    result = CliRunner().invoke(cli, args, env={"COMPLIANCE_DB_URL": None})
+    assert (result.exit_code, result.stdout) == (0, "0 added, 0 removed, 0 changed\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_diff_of_a_file_against_the_database_names_the_band_and_its_change(run, tmp_path):
     result = run("rules", "diff", "db", overlapping(tmp_path))
     assert (result.exit_code, result.stdout) == (
