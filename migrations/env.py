@@ -3,6 +3,7 @@
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
+from compliance.db import review_models  # noqa: F401  (its tables are in the metadata)
 from compliance.db.models import Base
 
 config = context.config

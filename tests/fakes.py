@@ -106,6 +106,16 @@ class FakeReports:
         raise NotImplementedError
 
 
+class FakeReview:
+    """No waiver and no review: an audit's end reads nothing more."""
+
+    def waivers(self):
+        return []
+
+    def reviews(self):
+        return {}
+
+
 class FakeUnitOfWork:
     def __init__(self, book: RuleBook | None = None):
         self.committed = False
@@ -114,6 +124,7 @@ class FakeUnitOfWork:
         self.windows = FakeWindows()
         self.trail = FakeTrail()
         self.reports = FakeReports()
+        self.review = FakeReview()
 
     def __enter__(self):
         return self

@@ -26,6 +26,7 @@ from compliance.db.models import (
     WageRow,
     table_of,
 )
+from compliance.db.review_models import ReviewRow, WaiverRow
 from compliance.domain.rules import (
     Aggravation,
     Band,
@@ -54,6 +55,7 @@ RULE_ROWS = (
     WageRow,
     MultiplierRow,
 )
+REVIEW_ROWS = (WaiverRow, ReviewRow)
 LEVEL_ORDER = {"national": 0, "province": 1, "region": 1, "city": 2, "district": 3}
 
 
@@ -265,8 +267,9 @@ def save_book(
 
 
 def verify_trail(conn: Connection) -> trail.Verdict:
-    """The change trail's chain, and the rule tables against the state it gives."""
-    return trail.verify(conn, [table_of(row) for row in RULE_ROWS])
+    """The change trail's chain, and the rule, waiver and review tables against the state
+    it gives."""
+    return trail.verify(conn, [table_of(row) for row in (*RULE_ROWS, *REVIEW_ROWS)])
 
 
 def has_rules(conn: Connection) -> bool:

@@ -1,4 +1,4 @@
-"""变更记录: the hash-chained trail of every change made to the rule tables.
+"""变更记录: the hash-chained trail of every change made to the rule, waiver and review tables.
 
 Each entry holds who, when, why, which row, and the row before and after, as
 canonical JSON; its hash is SHA-256 over the previous entry's hash and that
@@ -22,7 +22,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, Table, func, insert, select, text
+from sqlalchemy import ColumnElement, Connection, Table, func, insert, select, text
 
 from compliance.db.models import RuleChangeRow, table_of
 
@@ -63,11 +63,14 @@ def row_key(table: Table, row: Mapping[str, Any]) -> str:
     return "|".join(str(row[c.name]) for c in table.primary_key.columns)
 
 
-def snapshot(conn: Connection, table: Table) -> dict[str, dict[str, Any]]:
-    """Every row of a table as plain JSON, by key."""
+def snapshot(
+    conn: Connection, table: Table, where: ColumnElement[bool] | None = None
+) -> dict[str, dict[str, Any]]:
+    """Every row of a table (or those `where` selects) as plain JSON, by key."""
+    stmt = select(table) if where is None else select(table).where(where)
     return {
         row_key(table, dict(r)): {k: plain(v) for k, v in r.items()}
-        for r in conn.execute(select(table)).mappings()
+        for r in conn.execute(stmt).mappings()
     }
 
 
@@ -97,15 +100,24 @@ def _last_hash(conn: Connection) -> str | None:
 
 @contextmanager
 def recording(
-    conn: Connection, tables: Sequence[Table], actor: str | None = None, reason: str = ""
+    conn: Connection,
+    tables: Sequence[Table],
+    actor: str | None = None,
+    reason: str = "",
+    where: Mapping[str, ColumnElement[bool]] | None = None,
 ) -> Iterator[Counter]:
     """Append an entry for every row the block adds or changes; none when nothing changed.
 
-    Yields a Counter that, after the block, holds the entries by (table, action).
+    `where` limits, by table name, the rows compared to those the block may touch (a
+    review changes one row of many). Yields a Counter that, after the block, holds the
+    entries by (table, action).
     """
     if conn.dialect.name == "postgresql":
         conn.execute(text(f"LOCK TABLE {CHANGES.name} IN EXCLUSIVE MODE"))
-    before = {t.name: snapshot(conn, t) for t in tables}
+    limits = dict(where or {})
+    if _last_hash(conn) is None:
+        limits = {}  # the trail's first entries: every row there is, as its baseline
+    before = {t.name: snapshot(conn, t, limits.get(t.name)) for t in tables}
     changed: Counter = Counter()
     yield changed
     at = datetime.now(UTC)
@@ -130,7 +142,7 @@ def recording(
                 )
     for t in tables:
         old = before[t.name]
-        for key, row in snapshot(conn, t).items():
+        for key, row in snapshot(conn, t, limits.get(t.name)).items():
             if old.get(key) != row:
                 action = "insert" if key not in old else "update"
                 changed[(t.name, action)] += 1

@@ -13,6 +13,7 @@ from compliance.db.engine import make_engine
 from compliance.db.errors import database_error, translated
 from compliance.db.finding_rows import LineIds
 from compliance.db.reports import SqlReportsRepository
+from compliance.db.review import SqlReviewRepository
 from compliance.db.rules_repository import SqlRulesRepository, SqlTrailRepository
 from compliance.db.runs import RunFiles, SqlRunsRepository
 from compliance.db.windows import SqlWindowsRepository
@@ -36,6 +37,7 @@ class SqlUnitOfWork:
         self.runs = SqlRunsRepository(self.conn, self.lines, self._run_files)
         self.windows = SqlWindowsRepository(self.conn)
         self.reports = SqlReportsRepository(self.conn)
+        self.review = SqlReviewRepository(self.conn)
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:

@@ -24,7 +24,7 @@ THRESHOLD = "threshold"
 INTEGRITY = "integrity"
 INDETERMINATE = "indeterminate"
 
-FORMAT = "compliance-finding/1"
+FORMAT = "compliance-finding/2"
 """The finding contract's version, on every JSON Lines line."""
 
 FIELDS = (
@@ -59,10 +59,15 @@ FIELDS = (
     "detail",
     "missing",
     "reason",
+    "fingerprint",
+    "status",
+    "waiver",
 )
 """The CSV columns of a finding, alike in the audit's and the report's. `name`, `room_id`
 and `owner_id` come from the stored session: the report fills them, the audit leaves
-them empty; `date` is the session's day (a window's last day)."""
+them empty; `date` is the session's day (a window's last day). `fingerprint` (the
+identity's hash), `status` (its review status) and `waiver` (the id of the waiver
+covering it) are the report's: the audit leaves them empty."""
 
 _encoder = msgspec.json.Encoder(decimal_format="number")
 

@@ -5,10 +5,11 @@ in which it shows findings. No SQLAlchemy here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from compliance.domain.review import Review, Waiver
 from compliance.domain.rules import RuleBook
 from compliance.domain.tiers import TIER_CODES, Tier
 
@@ -27,6 +28,7 @@ class ReportQuery:
     tiers: tuple[str, ...] = ()
     since: date | None = None
     until: date | None = None
+    statuses: tuple[str, ...] = ()  # review statuses to keep; () keeps every finding
 
     @property
     def min_tier(self) -> str | None:
@@ -46,6 +48,7 @@ class ReportQuery:
             "tier": list(self.tiers),
             "since": self.since.isoformat() if self.since else None,
             "until": self.until.isoformat() if self.until else None,
+            "status": list(self.statuses),
         }
 
 
@@ -112,6 +115,8 @@ class ReportSource:
     book: RuleBook | None = None
     ordered: Callable[[], Iterator[FindingFact]] | None = None
     session_total: int | None = None  # how many `sessions` yields, where known (progress)
+    waivers: list[Waiver] = field(default_factory=list)
+    reviews: dict[str, Review] = field(default_factory=dict)
 
 
 def severity(finding: dict[str, Any]) -> float:

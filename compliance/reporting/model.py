@@ -35,6 +35,7 @@ from compliance.reporting.lines import (
     rules_cited,
     threshold_lines,
 )
+from compliance.reporting.review_marks import Marks
 from compliance.reporting.tally import FindingTally, Headline
 
 __all__ = [
@@ -94,6 +95,9 @@ class Report:
     integrity: list[dict[str, Any]] = field(default_factory=list)
     serious: list[dict[str, Any]] = field(default_factory=list)
     reaudited: dict[int, int] = field(default_factory=dict)
+    waived: list[dict[str, Any]] = field(default_factory=list)
+    waived_count: int = 0
+    statuses: Counter = field(default_factory=Counter)
 
     @property
     def total(self) -> int:
@@ -144,9 +148,18 @@ def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
             p.capital,
         )
     tally = FindingTally(rooms, owners, people)
-    shown = Kept(SHOWN, order_key)
+    shown, waived = Kept(SHOWN, order_key), Kept(SHOWN, order_key)
+    marks = Marks(source.waivers, source.reviews, query.statuses)
+    waived_count, statuses = 0, Counter[str]()
     for fact in source.findings:
         f = enrich(fact)
+        if not marks.mark(f):
+            continue
+        if f["waiver"] is not None:
+            waived_count += 1
+            waived.add(f)
+            continue
+        statuses[f["status"]] += 1
         tally.add(f)
         shown.add(f)
     places = tally.places
@@ -181,17 +194,23 @@ def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
         rules=rules_cited(source.book, tally.rules),
         near_miss_bins=dict(tally.near_bins),
         figure_counts={"single_stake": stakes.count, "per_capita_capital": per_capita.count},
-        export=_exporter(source),
+        export=_exporter(source, marks),
         headline=tally.headline(source.rejects),
         reaudited=dict(sorted(reaudited.items())),
         integrity=tally.integrity.result(),
         serious=tally.serious.result(),
+        waived=waived.result(),
+        waived_count=waived_count,
+        statuses=statuses,
     )
 
 
-def _exporter(source: ReportSource) -> Callable[[], Iterator[dict[str, Any]]]:
+def _exporter(source: ReportSource, marks: Marks) -> Callable[[], Iterator[dict[str, Any]]]:
+    """Every selected finding, waived ones too (marked), most severe first."""
     if source.ordered is not None:
         ordered = source.ordered
-        return lambda: (enrich(f) for f in ordered())
+        return lambda: (f for f in map(enrich, ordered()) if marks.mark(f))
     everything = source.findings
-    return lambda: iter(sorted((enrich(f) for f in everything), key=order_key))
+    return lambda: iter(
+        sorted((f for f in map(enrich, everything) if marks.mark(f)), key=order_key)
+    )

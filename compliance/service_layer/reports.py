@@ -44,7 +44,12 @@ def make_report(
             query = replace(query, jurisdiction=code, jurisdictions=uow.reports.descendants(code))
         source = uow.reports.fetch(query)
         on_total(source.session_total)
-        source = replace(source, sessions=_counted(source.sessions, on_session))
+        source = replace(
+            source,
+            sessions=_counted(source.sessions, on_session),
+            waivers=uow.review.waivers(),
+            reviews=uow.review.reviews(),
+        )
         return build(source, query, datetime.now(UTC))
 
 

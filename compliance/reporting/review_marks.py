@@ -1,0 +1,42 @@
+"""复核标记: each finding of a report with its fingerprint, review status and waiver.
+
+A report counts and lists the findings no waiver covers; the waived ones are kept
+apart (`Report.waived`), shown in a section of their own, never hidden. With a
+status filter (`report --status open`) only findings of those statuses are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from compliance.domain.findings import fingerprint
+from compliance.domain.review import Review, Waiver, covering, status_of
+
+
+class Marks:
+    def __init__(
+        self,
+        waivers: Iterable[Waiver] = (),
+        reviews: Mapping[str, Review] | None = None,
+        statuses: tuple[str, ...] = (),
+    ):
+        self.waivers = [w for w in waivers if not w.revoked]
+        self.reviews = reviews or {}
+        self.statuses = statuses
+
+    def mark(self, finding: dict[str, Any]) -> bool:
+        """Add `fingerprint`, `status`, `reopened` and `waiver` to a finding; False when the
+        status filter leaves it out."""
+        fp = fingerprint(finding)
+        status, reopened = status_of(self.reviews.get(fp), finding)
+        waiver = covering(self.waivers, finding) if self.waivers else None
+        finding["fingerprint"] = fp
+        finding["status"] = status
+        if reopened:
+            finding["reopened"] = True
+        finding["waiver"] = waiver.id if waiver else None
+        if waiver:
+            finding["waiver_reason"] = waiver.reason
+            finding["waiver_until"] = waiver.until.isoformat()
+        return not self.statuses or status in self.statuses
