@@ -59,7 +59,18 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from compliance.cli import audit, db, demo, games, logs, report, rules, simulate, whatif
+    from compliance.cli import (
+        audit,
+        db,
+        demo,
+        games,
+        logs,
+        report,
+        review,
+        rules,
+        simulate,
+        whatif,
+    )
 
     cli.add_command(audit.audit)
     cli.add_command(db.db)
@@ -70,6 +81,10 @@ def _register() -> None:
     cli.add_command(rules.rules)
     cli.add_command(whatif.whatif)
     cli.add_command(report.report)
+    cli.add_command(review.waive)
+    cli.add_command(review.waivers)
+    cli.add_command(review.review)
+    cli.add_command(review.trail)
 
 
 _register()

@@ -152,4 +152,4 @@ def _waiver(r) -> Waiver:
 
 
 def _review(r) -> Review:
-    return Review(r.fingerprint, r.status, r.tier, r.note, r.actor, r.at)
+    return Review(r.fingerprint, r.status, r.tier, r.note, r.actor, r.at, r.subject, r.band)

@@ -125,6 +125,8 @@ class Review:
     note: str
     actor: str
     at: datetime
+    subject: str = ""
+    band: str = ""
 
 
 def tier_rank(finding: Mapping[str, Any]) -> float:
