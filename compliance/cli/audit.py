@@ -16,8 +16,10 @@ from compliance.domain.rules import VENUES
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.priors import read_priors
 from compliance.reporting.cells import printable
+from compliance.reporting.labels import counted
 from compliance.reporting.stream import make_writer
 from compliance.service_layer import audit as services
+from compliance.service_layer import review as review_cases
 
 MAX_REJECTS_SHOWN = 20
 MAX_WORKERS = 256
@@ -50,12 +52,31 @@ class FailOn:
         )
 
     def see(self, finding) -> None:
-        if finding.kind in self.kinds or (
+        self.see_kind(finding.kind, getattr(finding, "tier", None))
+
+    def see_kind(self, kind: str, tier: str | None) -> None:
+        if kind in self.kinds or (
             self.tier is not None
-            and finding.kind == "threshold"
-            and Tier.parse(finding.tier) >= self.tier
+            and kind == "threshold"
+            and tier is not None
+            and Tier.parse(tier) >= self.tier
         ):
             self.tripped = True
+
+    def without_waived(self, store, run_id: int, include_waived: bool) -> str | None:
+        """Match the run's stored findings with the waivers; unless `include_waived`, trip
+        only on the findings none covers. What was waived, as a clause of the summary."""
+        again = FailOn(())
+        again.tier, again.kinds = self.tier, self.kinds
+        waived = review_cases.apply_waivers(
+            store(), run_id, lambda row: again.see_kind(row["kind"], row.get("tier"))
+        )
+        if waived is None or not waived.count:
+            return None
+        if not include_waived:
+            self.tripped = again.tripped
+        by = ", ".join(f"#{w} ({n})" for w, n in sorted(waived.by_waiver.items()))
+        return counted(f"; {waived.count} finding[s] waived (still stored), by waiver {by}")
 
 
 def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -109,6 +130,11 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
     type=click.FloatRange(0, 1),
     metavar="R",
     help="Exit 3 when more than this share of the input's lines was rejected (0.01: 1 %).",
+)
+@click.option(
+    "--include-waived",
+    is_flag=True,
+    help="--fail-on counts waived findings too (by default a waiver lets its findings by).",
 )
 @click.option("--strict", is_flag=True, help="Stop at the first line that cannot be audited.")
 @click.option(
@@ -182,6 +208,7 @@ def audit(
     output,
     fail_on,
     max_reject_rate,
+    include_waived,
     strict,
     show_all,
     win_loss_scope,
@@ -264,7 +291,8 @@ def audit(
         )
     where = store.where()
     cut = "; output cut: its reader closed it, the audit went on to the end" if sink.cut else ""
-    click.echo(summary_line(summary, where) + cut, err=True)
+    waived = gate.without_waived(store, summary.run_id, include_waived) if summary.run_id else None
+    click.echo(summary_line(summary, where) + (waived or "") + cut, err=True)
     if not summary.sessions and summary.rejects:
         raise click.ClickException(f"no session could be read: {plural(summary.rejects, 'reject')}")
     if not (summary.sessions or summary.repeated):

@@ -9,6 +9,7 @@ import click
 from compliance.cli.audit import FAIL_ON
 from compliance.cli.options import MAX_ROW_ID, db_option, stored_store
 from compliance.cli.progress import bar, set_total
+from compliance.domain.review import STATUSES
 from compliance.errors import BadValueError, UnknownGameError
 from compliance.games import game_code
 from compliance.reporting.model import ReportQuery
@@ -59,6 +60,13 @@ class RunParam(click.ParamType):
     "--until", type=click.DateTime(["%Y-%m-%d"]), help="Sessions played on or before this day."
 )
 @click.option(
+    "--status",
+    "statuses",
+    multiple=True,
+    type=click.Choice(STATUSES),
+    help="Only findings of this review status (repeatable); `open` includes those reopened.",
+)
+@click.option(
     "--lang",
     type=click.Choice(["zh", "en"]),
     default="zh",
@@ -66,7 +74,9 @@ class RunParam(click.ParamType):
     help="Main language of the labels; the other is the gloss.",
 )
 @db_option
-def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, lang, db_url):
+def report(
+    run, fmt, output, jurisdiction, game, platform, tiers, since, until, statuses, lang, db_url
+):
     """Report on stored audit results: one run, or every run's sessions in a date range.
 
     RUN is a run number or `latest` (the default, unless --since or --until
@@ -90,6 +100,7 @@ def report(run, fmt, output, jurisdiction, game, platform, tiers, since, until, 
         tiers=tuple(tiers),
         since=since.date() if since else None,
         until=until.date() if until else None,
+        statuses=tuple(statuses),
     )
     if run is None:
         run = None if (since or until) else "latest"

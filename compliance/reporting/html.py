@@ -6,6 +6,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader
 
+from compliance.domain.review import STATUSES
 from compliance.reporting import charts
 from compliance.reporting.labels import Labels
 from compliance.reporting.model import Report
@@ -25,6 +26,7 @@ SECTIONS = (
     ("over_time", "over_time"),
     ("mismatches", "mismatches"),
     ("findings", "table"),
+    ("waived", "waived"),
     ("rules", "rules_cited"),
 )
 
@@ -60,8 +62,12 @@ def render_html(report: Report, lang: str = "zh", cjk_family: str | None | bool 
         filters={k: v for k, v in report.query.describe().items() if v not in (None, [])},
         h=report.headline,
         sections=[
-            (key, labels(label)) for key, label in SECTIONS if key != "rules" or report.rules
+            (key, labels(label))
+            for key, label in SECTIONS
+            if (key != "rules" or report.rules) and (key != "waived" or report.waived_count)
         ],
+        waived=[describe(f, labels) for f in report.waived[:MAX_ROWS]],
+        statuses=[(s, report.statuses[s]) for s in STATUSES if report.statuses.get(s)],
         serious=[describe(f, labels) for f in report.serious],
         serious_total=sum(report.tiers.get(c, 0) for c in SERIOUS_TIERS),
         integrity=[describe_integrity(f, labels) for f in report.integrity],
@@ -128,6 +134,12 @@ def describe(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
         "share": f"{100 * f['margin_share']:.1f}%" if "margin_share" in f else "",
         "room": f.get("room_id") or "",
         "owner": f.get("owner_id") or "",
+        "fingerprint": (f.get("fingerprint") or "")[:12],
+        "status": labels.status(f.get("status")),
+        "reopened": bool(f.get("reopened")),
+        "waiver": f.get("waiver"),
+        "waiver_reason": f.get("waiver_reason") or "",
+        "waiver_until": f.get("waiver_until") or "",
     }
 
 

@@ -17,7 +17,7 @@ _encoder = msgspec.json.Encoder(decimal_format="number")
 def as_dict(report: Report) -> dict[str, Any]:
     """Summary, filters and aggregates; `findings` is left empty for `json_chunks` to fill."""
     return {
-        "format": "compliance-report/1",
+        "format": "compliance-report/2",
         "disclaimer": "This report informs; it is not legal advice. 本报告仅供参考，不构成法律意见。",
         "generated_at": report.generated_at.isoformat(),
         "filters": report.query.describe(),
@@ -40,6 +40,8 @@ def as_dict(report: Report) -> dict[str, Any]:
             "players": report.players,
             "findings": dict(report.kinds),
             "tiers": dict(report.tiers),
+            "review_statuses": dict(report.statuses),
+            "waived": report.waived_count,
         },
         "by_jurisdiction": {code: dict(c) for code, c in report.by_place.items()},
         "threshold_lines": [asdict(line) for line in report.lines],

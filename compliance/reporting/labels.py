@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from compliance.domain.review import STATUS_LABELS
 from compliance.domain.tiers import LABELS as TIER_LABELS
 from compliance.domain.tiers import Tier
 
@@ -79,6 +80,16 @@ TEXT: dict[str, tuple[str, str]] = {
     "margin_on": ("差额所量的指标与界线", "margin measured on (metric, line)"),
     "line_note": ("竖线: 各法域界线 (下限)", "vertical lines: each jurisdiction's lower bounds"),
     "none": ("无", "none"),
+    "review": ("复核", "review"),
+    "reviewed": ("复核状态", "review status"),
+    "reopened": ("档次升高, 重新待复核", "tier rose: open again"),
+    "waived": ("已豁免的结论 (仍已存储)", "Waived findings (still stored)"),
+    "waived_note": (
+        "以下结论由豁免覆盖, 不计入上方统计, 也不触发 --fail-on; 共 {total} 条。",
+        "These findings are covered by a waiver: they are not counted above and do not trip "
+        "--fail-on; {total} in all.",
+    ),
+    "waiver": ("豁免", "waiver"),
     "shown": (
         "显示前 {shown} 条，共 {total} 条; 完整列表见 CSV / JSON 导出。",
         "{shown} of {total} shown; the CSV and JSON exports hold them all.",
@@ -178,6 +189,13 @@ class Labels:
         if code in TEXT:
             return self(code)
         zh, en = TIER_LABELS[Tier.parse(code)].split(" ", 1)
+        return self.pair(zh, en)
+
+    def status(self, code: str | None) -> str:
+        """复核状态: `待复核 open` and the like; "" for none."""
+        if not code or code not in STATUS_LABELS:
+            return ""
+        zh, en = STATUS_LABELS[code].split(" ", 1)
         return self.pair(zh, en)
 
     def game(self, code: str) -> str:

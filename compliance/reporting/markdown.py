@@ -54,7 +54,17 @@ def render_markdown(report: Report, lang: str = "zh") -> str:
     out += [f"## {L('table')}", ""]
     if report.total > MAX_ROWS:
         out += [L("shown", shown=MAX_ROWS, total=report.total), ""]
-    heads = ("result", "session", "subject", "place", "figure", "rule", "citation", "confidence")
+    heads = (
+        "result",
+        "session",
+        "subject",
+        "place",
+        "figure",
+        "rule",
+        "citation",
+        "confidence",
+        "review",
+    )
     out += ["| " + " | ".join(L(h) for h in heads) + " |", "|" + "---|" * len(heads)]
     for f in report.findings[:MAX_ROWS]:
         row = describe(f, L)
@@ -68,10 +78,32 @@ def render_markdown(report: Report, lang: str = "zh") -> str:
             row["rule"],
             row["citation"],
             row["confidence"],
+            f"{row['status']} {row['fingerprint']}".strip(),
         )
         out.append("| " + " | ".join(cell(c) for c in cells) + " |")
+    out += waived(report, L)
     out += ["", f"{L('not_advice')} {L('disclaimer')}", ""]
     return "\n".join(out)
+
+
+def waived(report: Report, L: Labels) -> list[str]:
+    """已豁免: the findings a waiver covers, apart, never hidden."""
+    if not report.waived_count:
+        return []
+    out = ["", f"## {L('waived')}", "", L("waived_note", total=report.waived_count), ""]
+    heads = ("result", "session", "subject", "figure", "waiver")
+    out += ["| " + " | ".join(L(h) for h in heads) + " |", "|" + "---|" * len(heads)]
+    for f in report.waived[:MAX_ROWS]:
+        row = describe(f, L)
+        cells = (
+            row["result"],
+            f"{row['platform']}/{row['session']}",
+            row["subject"],
+            row["figure"],
+            f"#{row['waiver']}: {row['waiver_reason']} ({row['waiver_until']})",
+        )
+        out.append("| " + " | ".join(cell(c) for c in cells) + " |")
+    return out
 
 
 def headline(report: Report, L: Labels) -> list[str]:
