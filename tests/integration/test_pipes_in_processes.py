@@ -124,7 +124,7 @@ def test_head_one_cuts_the_output_and_the_whole_run_is_stored(any_db_url, big_lo
     stderr = audit.stderr.read().decode()
     assert audit.wait(timeout=300) == 0, stderr
     assert head.stdout.count(b"\n") == 1 and head.stdout.startswith(
-        b'{"format":"compliance-finding/1","kind":'
+        b'{"format":"compliance-finding/2","kind":'
     )
     assert stderr.startswith("audited 200 sessions, 0 rejected; ")
     assert stderr.endswith("; output cut: its reader closed it, the audit went on to the end\n")

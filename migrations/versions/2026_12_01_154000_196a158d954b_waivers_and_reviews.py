@@ -2,7 +2,7 @@
 
 Revision ID: 196a158d954b
 Revises: 9fc77c95bb81
-Create Date: 2026-12-01 16:05:00
+Create Date: 2026-12-01 15:40:00
 """
 
 from collections.abc import Sequence
