@@ -170,3 +170,50 @@ def test_criminal_and_very_serious_findings_are_listed_in_their_own_section(chro
         )
         == serious
     )
+
+
+@pytest.fixture(scope="module")
+def reviewed_page(tmp_path_factory) -> tuple[Path, str, int]:
+    """A report after a waiver of one room (with a hostile reason) and one finding reviewed."""
+    from datetime import date
+
+    from compliance.domain.findings import fingerprint
+    from compliance.domain.review import Scope
+    from compliance.service_layer import review as review_cases
+
+    folder = tmp_path_factory.mktemp("reviewed")
+    engine = audited_database(folder, sessions=40)
+    uows = lambda: SqlUnitOfWork(engine)  # noqa: E731
+    rows = list(uows().__enter__().review.run_findings(1))
+    room = next(r["room_id"] for r in rows if r["room_id"] and r["kind"] == "threshold")
+    covered = sum(1 for r in rows if r["room_id"] == room)
+    reason = "<script>alert(2)</script> friends"
+    review_cases.waive(uows(), Scope(room=room), reason, "li", date(2000, 1, 1), date(2100, 1, 1))
+    other = next(r for r in rows if r["room_id"] != room and r["kind"] == "threshold")
+    found = review_cases.find(uows(), fingerprint(other)[:10])
+    review_cases.set_status(uows(), found, "escalated", "sent on", "li")
+    report = report_service.make_report(uows(), ReportQuery())
+    engine.dispose()
+    path = report_service.write_report(report, "html", folder / "report.html", lang="en")
+    return path, found.fingerprint, covered
+
+
+def test_waived_findings_have_their_own_section_and_the_table_shows_review_status(
+    chromium, reviewed_page
+):
+    path, fp, covered = reviewed_page
+    shown = open_page(chromium, path, "--dump-dom")
+    assert console_messages(shown.stderr) == []
+    dom = shown.stdout
+    waived = re.findall(r'<tr class="[^"]* waived">(.*?)</tr>', section(dom, "waived-table"), re.S)
+    assert len(waived) == covered > 0
+    assert "&lt;script&gt;alert(2)&lt;/script&gt; friends" in dom and "<script" not in dom
+    table = section(dom, "findings-table")
+    assert f'escalated (已上报)<br><span class="muted fp">{fp[:12]}</span>' in table
+    assert table.count("open (待复核)") >= 1
+    assert re.search(
+        r"review status \(复核状态\): open .* · escalated \(已上报\) 1$",
+        section(dom, "statuses", "p"),
+    )
+    links = re.findall(r'<a href="#([^"]+)"', section(dom, "contents", "nav"))
+    assert "waived" in links
