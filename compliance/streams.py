@@ -8,6 +8,7 @@ once, front to back: nothing here seeks them.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import os
 import shutil
@@ -56,6 +57,30 @@ class _Prefixed(io.RawIOBase):
         return len(data)
 
 
+STREAM_DIGESTS: dict[str, str] = {}
+"""SHA-256 of each stream read to its end in this process, by the name it was given: a
+stream cannot be read again to digest it, so it is digested as it is read."""
+
+
+class _Digesting(io.RawIOBase):
+    """A stream's bytes as they come, digested; the digest is kept when its end is reached."""
+
+    def __init__(self, name: str, raw: IO[bytes]):
+        self.name, self.raw, self.sha = name, raw, hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.raw.read(len(buffer))
+        if not data:
+            STREAM_DIGESTS[self.name] = self.sha.hexdigest()
+            return 0
+        self.sha.update(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+
 def _head(fh: IO[bytes], n: int) -> bytes:
     head = b""
     while len(head) < n:
@@ -69,10 +94,14 @@ def _head(fh: IO[bytes], n: int) -> bytes:
 @contextmanager
 def open_binary(path: str | os.PathLike) -> Iterator[BinaryIO]:
     """The raw bytes of a file, or of standard input for `-` (left open)."""
+    name = os.fspath(path)
     if is_stdin(path):
-        yield sys.stdin.buffer
+        yield io.BufferedReader(_Digesting(name, sys.stdin.buffer), 1 << 16)
         return
     with open(path, "rb") as fh:
+        if is_stream(path):
+            yield io.BufferedReader(_Digesting(name, fh), 1 << 16)
+            return
         yield fh
 
 

@@ -17,6 +17,9 @@ class FakeRules:
     def load(self):
         return self.book
 
+    def digest(self):
+        return "0" * 64
+
     def hold_lock(self):
         self.locked = True
 
@@ -33,6 +36,7 @@ class FakeRuns:
         self.session_runs: dict[tuple[str, str], int] = {}
         self.rejects: list = []
         self.repeated: dict[int, int] = {}
+        self.manifests: dict[int, dict] = {}
 
     def start(self, files, as_of, options):
         self.runs.append({"files": files, "as_of": as_of, "options": options})
@@ -62,6 +66,15 @@ class FakeRuns:
 
     def stored_sessions(self):
         return []
+
+    def store_manifest(self, run_id, manifest):
+        self.manifests[run_id] = manifest
+
+    def manifest(self, run_id):
+        return self.manifests.get(run_id)
+
+    def digests(self, run_id, platforms, read_from):
+        return {}
 
     def count_sessions(self):
         return 0

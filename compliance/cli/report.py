@@ -8,12 +8,14 @@ import click
 
 from compliance.cli.audit import FAIL_ON
 from compliance.cli.options import MAX_ROW_ID, db_option, stored_store
+from compliance.cli.output import plural, table, to_json
 from compliance.cli.progress import bar, set_total
 from compliance.domain.review import STATUSES
 from compliance.errors import BadValueError, UnknownGameError
 from compliance.games import game_code
 from compliance.reporting.model import ReportQuery
 from compliance.service_layer import reports
+from compliance.service_layer.compare import compare as compare_runs
 
 
 class RunParam(click.ParamType):
@@ -27,6 +29,9 @@ class RunParam(click.ParamType):
                 raise click.ClickException(f"no audit run {int(value)} is stored")
             return int(value)
         self.fail(f"{value!r} is neither a run number nor 'latest'", param, ctx)
+
+
+MOVED_SHOWN = 50
 
 
 @click.command()
@@ -67,6 +72,14 @@ class RunParam(click.ParamType):
     help="Only findings of this review status (repeatable); `open` includes those reopened.",
 )
 @click.option(
+    "--compare",
+    nargs=2,
+    type=int,
+    metavar="RUN_A RUN_B",
+    help="How each finding identity moved from RUN_A to RUN_B: a tier-migration matrix and "
+    "the identities that moved (text, or --format json).",
+)
+@click.option(
     "--lang",
     type=click.Choice(["zh", "en"]),
     default="zh",
@@ -75,7 +88,19 @@ class RunParam(click.ParamType):
 )
 @db_option
 def report(
-    run, fmt, output, jurisdiction, game, platform, tiers, since, until, statuses, lang, db_url
+    run,
+    fmt,
+    output,
+    jurisdiction,
+    game,
+    platform,
+    tiers,
+    since,
+    until,
+    statuses,
+    compare,
+    lang,
+    db_url,
 ):
     """Report on stored audit results: one run, or every run's sessions in a date range.
 
@@ -87,6 +112,9 @@ def report(
     Example:
       compliance report latest --format html -o report.html --jurisdiction hunan
     """
+    if compare:
+        _compare(stored_store(db_url), compare[0], compare[1], fmt)
+        return
     if game is not None:
         try:
             game = game_code(game)
@@ -116,6 +144,29 @@ def report(
     path = reports.write_report(built, fmt, output or f"report{reports.SUFFIX[fmt]}", lang)
     findings = built.total
     click.echo(f"report of {built.sessions} sessions and {findings} findings → {path}")
+
+
+def _compare(store, run_a: int, run_b: int, fmt: str) -> None:
+    """The tier-migration matrix of two runs (rows: RUN_A, columns: RUN_B), then the moves."""
+    result = compare_runs(store(), run_a, run_b)
+    if fmt == "json":
+        click.echo(to_json(result.as_dict()))
+        return
+    labels = result.labels()
+    rows = [[f"#{run_a} \\ #{run_b}", *labels]]
+    rows += [[a, *(str(result.matrix.get((a, b), "")) for b in labels)] for a in labels]
+    click.echo(table(rows))
+    moved = result.moved
+    click.echo(
+        f"{plural(len(moved), 'identity') if len(moved) == 1 else f'{len(moved)} identities'} moved"
+    )
+    for m in moved[:MOVED_SHOWN]:
+        where = m["session_id"] or f"window to {m['window_end']}"
+        click.echo(
+            f"  {m['fingerprint'][:12]}  {m['a']} → {m['b']}  {m['subject']}  {m['band']}  {where}"
+        )
+    if len(moved) > MOVED_SHOWN:
+        click.echo(f"  … and {len(moved) - MOVED_SHOWN} more (--format json lists them all)")
 
 
 def _warn_if_empty(sessions: int, **filters: str | None) -> None:

@@ -178,6 +178,7 @@ class AuditRunRow(Base):
     rejects: Mapped[int] = mapped_column(Integer, default=0)
     summary: Mapped[dict[str, Any]] = mapped_column(default=dict)
     repeated: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    manifest: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class SessionRow(Base):

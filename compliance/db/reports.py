@@ -132,6 +132,7 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
             r.sessions,
             r.rejects,
             r.finished_at is not None,
+            r.manifest,
         )
         for r in conn.execute(select(RUNS).where(RUNS.c.id.in_(run_ids)).order_by(RUNS.c.id))
     ]

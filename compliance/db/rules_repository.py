@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from compliance.db import bulk, rulestore, trail
+from compliance.db import bulk, digests, rulestore, trail
 from compliance.domain.rules import RuleBook
 
 
@@ -23,6 +23,10 @@ class SqlRulesRepository:
     def hold_lock(self) -> None:
         """The store's write lock, to the commit: one seeding at a time."""
         bulk.hold_write_lock(self.conn)
+
+    def digest(self) -> str:
+        """SHA-256 of every rule row: the rule set a run reads."""
+        return digests.rules_digest(self.conn, rulestore.RULE_ROWS)
 
     def save(self, book: RuleBook, actor: str | None, reason: str) -> dict[str, tuple[int, int]]:
         """Every row of the book, each change in the trail with who (`actor`) and why."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, delete, func, insert, literal, select, update
 
-from compliance.db import bulk
+from compliance.db import bulk, digests
 from compliance.db.finding_rows import LineIds
 from compliance.db.models import (
     HISTORY_PLAYER_COLUMNS,
@@ -257,6 +257,19 @@ class SqlRunsRepository:
     def count_repeated(self, run_id: int) -> int:
         """How many sessions of this run repeated a session id it had met before (重复)."""
         return self.conn.execute(select(RUNS.c.repeated).where(RUNS.c.id == run_id)).scalar_one()
+
+    def store_manifest(self, run_id: int, manifest: dict[str, Any]) -> None:
+        self.conn.execute(update(RUNS).where(RUNS.c.id == run_id).values(manifest=manifest))
+
+    def manifest(self, run_id: int) -> dict[str, Any] | None:
+        return self.conn.execute(select(RUNS.c.manifest).where(RUNS.c.id == run_id)).scalar()
+
+    def digests(self, run_id: int, platforms: set[str], read_from: date | None) -> dict[str, str]:
+        """The digests of what the run stored: its session findings and its windows."""
+        return {
+            "session_findings_sha256": digests.session_findings_digest(self.conn, run_id),
+            **digests.window_digests(self.conn, run_id, platforms, read_from),
+        }
 
     def refresh_statistics(self) -> None:
         bulk.refresh_statistics(self.conn)

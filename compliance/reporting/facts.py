@@ -60,6 +60,7 @@ class RunInfo:
     sessions: int
     rejects: int
     finished: bool = True
+    manifest: dict[str, Any] | None = None  # what the run read and under what (manifest.py)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from compliance.domain.review import STATUSES
 from compliance.reporting import charts
 from compliance.reporting.labels import Labels
 from compliance.reporting.model import Report
+from compliance.reporting.review_marks import manifest_lines
 
 MAX_ROWS = 500
 MAX_NEAR = 25
@@ -71,6 +72,7 @@ def render_html(report: Report, lang: str = "zh", cjk_family: str | None | bool 
         serious=[describe(f, labels) for f in report.serious],
         serious_total=sum(report.tiers.get(c, 0) for c in SERIOUS_TIERS),
         integrity=[describe_integrity(f, labels) for f in report.integrity],
+        manifest_lines=manifest_lines,
     )
 
 

@@ -29,6 +29,7 @@ def as_dict(report: Report) -> dict[str, Any]:
                 "sessions": r.sessions,
                 "rejects": r.rejects,
                 "finished": r.finished,
+                "manifest": r.manifest,
             }
             for r in report.runs
         ],

@@ -90,6 +90,7 @@ TEXT: dict[str, tuple[str, str]] = {
         "--fail-on; {total} in all.",
     ),
     "waiver": ("豁免", "waiver"),
+    "manifest": ("运行清单", "run manifest"),
     "shown": (
         "显示前 {shown} 条，共 {total} 条; 完整列表见 CSV / JSON 导出。",
         "{shown} of {total} shown; the CSV and JSON exports hold them all.",

@@ -6,6 +6,7 @@ from compliance.domain.tiers import Tier
 from compliance.reporting.html import MAX_ROWS, describe
 from compliance.reporting.labels import Labels
 from compliance.reporting.model import Report
+from compliance.reporting.review_marks import manifest_lines
 
 _ESCAPES = str.maketrans(
     {
@@ -82,6 +83,10 @@ def render_markdown(report: Report, lang: str = "zh") -> str:
         )
         out.append("| " + " | ".join(cell(c) for c in cells) + " |")
     out += waived(report, L)
+    for run in report.runs:
+        if run.manifest:
+            out += ["", f"## {L('manifest')} #{run.id}", ""]
+            out += [f"- `{line}`" for line in manifest_lines(run.manifest)]
     out += ["", f"{L('not_advice')} {L('disclaimer')}", ""]
     return "\n".join(out)
 

@@ -40,3 +40,30 @@ class Marks:
             finding["waiver_reason"] = waiver.reason
             finding["waiver_until"] = waiver.until.isoformat()
         return not self.statuses or status in self.statuses
+
+
+MANIFEST_KEYS = (
+    "tool",
+    "rules_sha256",
+    "session_findings_sha256",
+    "window_findings_sha256",
+    "window_sessions_sha256",
+    "date_bound",
+    "as_of",
+)
+
+
+def manifest_lines(manifest: Mapping[str, Any] | None) -> list[str]:
+    """运行清单 as `key: value` lines, inputs first, options last."""
+    if not manifest:
+        return []
+    lines = [
+        f"input {i['file']}: sha256 {i.get('sha256') or '(not read to its end)'}"
+        for i in manifest.get("inputs", [])
+    ]
+    lines += [f"{k}: {manifest[k]}" for k in MANIFEST_KEYS if manifest.get(k) is not None]
+    options = manifest.get("options") or {}
+    lines.append(
+        "options: " + ", ".join(f"{k}={v}" for k, v in options.items() if v not in (None, {}))
+    )
+    return lines

@@ -6,6 +6,8 @@ work and the serial runner.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -23,6 +25,7 @@ from compliance.domain.windows import WindowFinding
 from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import MAX_LINE_BYTES, Reject
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
+from compliance.service_layer.manifest import input_digests, manifest
 from compliance.service_layer.runners import (
     EncodedFinding,
     RejectsStored,
@@ -218,6 +221,7 @@ def _audit(
         if not options.strict:
             uow.commit()
             summary.run_id = run_id
+        rules_sha256 = uow.rules.digest()
         with_findings = on_finding is not _ignore
         runner = runner_for(options.workers, options.dask, store)
         auditor = make_auditor(book, options)
@@ -259,6 +263,15 @@ def _audit(
             summary.count_finding(finding)
             on_finding(finding)
         uow.runs.finish(run_id, summary.sessions, summary.rejects, summary.as_dict())
+        uow.runs.store_manifest(
+            run_id,
+            manifest(
+                input_digests(inputs, names),
+                rules_sha256,
+                {**_options_record(options), **_run_only(options)},
+                uow.runs.digests(run_id, summary.platforms, _read_from(options, summary)),
+            ),
+        )
         uow.commit()
         summary.run_id = run_id
 
@@ -290,6 +303,11 @@ def judge_windows(
     return findings
 
 
+def _read_from(options: AuditOptions, summary: AuditSummary) -> date | None:
+    last = options.as_of or summary.last_day
+    return read_limit(last, options.window_days) if last else None
+
+
 def read_limit(last: date, window_days: int | None) -> date | None:
     """The first day windows read: `window_days` back from the run's last day, or None."""
     return None if window_days is None else last - timedelta(days=window_days - 1)
@@ -312,6 +330,20 @@ def _flush_rejects(uow: UnitOfWork, run_id: int, rejects: list, summary: AuditSu
     summary.run_id = run_id
     summary.stored_rejects += len(rejects)
     rejects.clear()
+
+
+def _run_only(options: AuditOptions) -> dict[str, Any]:
+    """The options that change how a run goes, not what it finds; and the priors' digest."""
+    priors = sorted(
+        (platform, player, [d.isoformat() for d in days])
+        for (platform, player), days in options.priors.items()
+    )
+    return {
+        "workers": options.workers,
+        "dask": options.dask,
+        "batch_size": options.batch_size,
+        "priors_sha256": hashlib.sha256(json.dumps(priors).encode()).hexdigest(),
+    }
 
 
 def _options_record(options: AuditOptions) -> dict[str, Any]:

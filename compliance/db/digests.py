@@ -1,0 +1,96 @@
+"""摘要: digests of what a run stored and of the rules it read, for its manifest.
+
+Each digest is SHA-256 over canonical JSON texts (trail.canonical of plain values,
+so SQLite and PostgreSQL give the same text), in an order that does not depend on
+the ids a store hands out or on how workers interleaved their writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date
+
+from sqlalchemy import ColumnElement, Connection, select
+
+from compliance.db import trail
+from compliance.db.finding_rows import rejoined
+from compliance.db.models import (
+    FindingLineRow,
+    FindingRow,
+    SessionRow,
+    WindowFindingRow,
+    table_of,
+)
+
+FINDINGS = table_of(FindingRow)
+LINES = table_of(FindingLineRow)
+WINDOWS = table_of(WindowFindingRow)
+SESSIONS = table_of(SessionRow)
+NOT_CONTENT = {"run_id", "source_file", "source_line"}
+
+
+class Digest:
+    """SHA-256 over canonical JSON texts, one a line."""
+
+    def __init__(self) -> None:
+        self.sha = hashlib.sha256()
+        self.count = 0
+
+    def add(self, text: str) -> None:
+        self.sha.update(text.encode())
+        self.sha.update(b"\n")
+        self.count += 1
+
+    def hexdigest(self) -> str:
+        return self.sha.hexdigest()
+
+
+def rules_digest(conn: Connection, rows) -> str:
+    """The rule tables' rows, table by table, key by key."""
+    digest = Digest()
+    for row in sorted(rows, key=lambda r: r.__tablename__):
+        table = table_of(row)
+        for key, values in sorted(trail.snapshot(conn, table).items()):
+            digest.add(trail.canonical([table.name, key, values]))
+    return digest.hexdigest()
+
+
+def session_findings_digest(conn: Connection, run_id: int) -> str:
+    """The run's session findings, each session's in the order it was judged."""
+    digest = Digest()
+    stmt = (
+        select(FINDINGS.c.payload, LINES.c.payload.label("line"))
+        .outerjoin(LINES, LINES.c.id == FINDINGS.c.line_id)
+        .where(FINDINGS.c.run_id == run_id)
+        .order_by(FINDINGS.c.platform, FINDINGS.c.session_id, FINDINGS.c.id)
+    )
+    for r in conn.execute(stmt):
+        digest.add(trail.canonical(trail.plain(rejoined(r.payload, r.line))))
+    return digest.hexdigest()
+
+
+def window_digests(
+    conn: Connection, run_id: int, platforms: set[str], read_from: date | None
+) -> dict[str, str]:
+    """The run's window findings, and the stored sessions its windows could sum."""
+    findings = Digest()
+    stmt = (
+        select(WINDOWS.c.payload)
+        .where(WINDOWS.c.run_id == run_id)
+        .order_by(WINDOWS.c.platform, WINDOWS.c.subject, WINDOWS.c.window_end, WINDOWS.c.id)
+    )
+    for (payload,) in conn.execute(stmt):
+        findings.add(trail.canonical(trail.plain(payload)))
+    sessions = Digest()
+    columns = [c for c in SESSIONS.c if c.name not in NOT_CONTENT]
+    where: list[ColumnElement[bool]] = [SESSIONS.c.platform.in_(sorted(platforms))]
+    if read_from is not None:
+        where.append(SESSIONS.c.day >= read_from)
+    order = (SESSIONS.c.platform, SESSIONS.c.session_id)
+    for r in conn.execute(select(*columns).where(*where).order_by(*order)).mappings():
+        sessions.add(trail.canonical({k: trail.plain(v) for k, v in r.items()}))
+    return {
+        "window_findings_sha256": findings.hexdigest(),
+        "window_sessions_sha256": sessions.hexdigest(),
+        "window_sessions": str(sessions.count),
+    }
