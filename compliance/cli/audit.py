@@ -6,12 +6,22 @@ import sys
 from typing import IO, cast
 
 import click
+import msgspec
 
 from compliance.cli.exit_codes import ExitCode
-from compliance.cli.options import INPUT, WINDOW_DAYS, db_option, open_store, read_once
+from compliance.cli.options import (
+    INPUT,
+    PSEUDONYMISE,
+    WINDOW_DAYS,
+    db_option,
+    open_store,
+    read_once,
+)
 from compliance.cli.output import CutOff, plural, summary_line
 from compliance.cli.progress import bar, count_lines, is_interactive
 from compliance.domain.classifier import ClassifierOptions
+from compliance.domain.findings import Finding
+from compliance.domain.pseudonym import Pseudonyms
 from compliance.domain.rules import VENUES
 from compliance.domain.tiers import TIER_CODES, Tier
 from compliance.priors import read_priors
@@ -136,6 +146,13 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
     is_flag=True,
     help="--fail-on counts waived findings too (by default a waiver lets its findings by).",
 )
+@click.option(
+    "--no-names",
+    "no_names",
+    is_flag=True,
+    help="Store no player's name (ids only): nothing of a name the log gives is kept.",
+)
+@PSEUDONYMISE
 @click.option("--strict", is_flag=True, help="Stop at the first line that cannot be audited.")
 @click.option(
     "--all", "show_all", is_flag=True, help="Table: also show below-threshold and exempt results."
@@ -209,6 +226,8 @@ def audit(
     fail_on,
     max_reject_rate,
     include_waived,
+    no_names,
+    pseudonyms,
     strict,
     show_all,
     win_loss_scope,
@@ -244,7 +263,7 @@ def audit(
 
     def on_finding(finding) -> None:
         gate.see(finding)
-        writer.write(finding)
+        writer.write(masked(finding, pseudonyms) if pseudonyms else finding)
 
     def on_finding_under_bar(finding) -> None:
         progress.clear()  # the table and the bar share the terminal: no row lands on the bar
@@ -260,6 +279,7 @@ def audit(
         window_days=window_days,
         cumulative_years=cumulative_years,
         max_line_bytes=max_line_bytes,
+        store_names=not no_names,
         priors=read_priors(priors) if priors else {},
         classifier=ClassifierOptions(
             win_loss_scope=win_loss_scope, versions=parse_versions(versions), venue=venue
@@ -302,6 +322,12 @@ def audit(
         click.echo(why, err=True)
     if gate.tripped:
         sys.exit(ExitCode.FINDINGS)
+
+
+def masked(finding, pseudonyms: Pseudonyms):
+    """The finding as written with player ids and names pseudonymised."""
+    row = pseudonyms.finding(finding.to_dict())
+    return msgspec.json.decode(msgspec.json.encode(row), type=Finding)
 
 
 def _note(text: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from compliance.domain.pseudonym import Pseudonyms
 from compliance.service_layer.bootstrap import existing_database, unit_of_work_factory
 from compliance.service_layer.unit_of_work import Store, UnitOfWork, UnitOfWorkFactory
 
@@ -53,3 +54,25 @@ def lazy_store(db_url: str | None) -> UnitOfWorkFactory:
         return opened[0]()
 
     return unit_of_work
+
+
+def _pseudonyms(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        with open(value, "rb") as fh:
+            return Pseudonyms(fh.read())
+    except OSError as exc:
+        raise click.BadParameter(f"{value}: {exc.strerror}", ctx, param) from None
+    except ValueError as exc:
+        raise click.BadParameter(f"{value}: {exc}", ctx, param) from None
+
+
+PSEUDONYMISE = click.option(
+    "--pseudonymise",
+    "pseudonyms",
+    metavar="KEYFILE",
+    callback=_pseudonyms,
+    help="Replace player ids and names by keyed digests (HMAC-SHA-256 with the bytes of "
+    "KEYFILE, at least 16), the same in every output made with that key.",
+)

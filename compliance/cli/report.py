@@ -7,7 +7,7 @@ import re
 import click
 
 from compliance.cli.audit import FAIL_ON
-from compliance.cli.options import MAX_ROW_ID, db_option, stored_store
+from compliance.cli.options import MAX_ROW_ID, PSEUDONYMISE, db_option, stored_store
 from compliance.cli.output import plural, table, to_json
 from compliance.cli.progress import bar, set_total
 from compliance.domain.review import STATUSES
@@ -71,6 +71,7 @@ MOVED_SHOWN = 50
     type=click.Choice(STATUSES),
     help="Only findings of this review status (repeatable); `open` includes those reopened.",
 )
+@PSEUDONYMISE
 @click.option(
     "--compare",
     nargs=2,
@@ -98,6 +99,7 @@ def report(
     since,
     until,
     statuses,
+    pseudonyms,
     compare,
     lang,
     db_url,
@@ -134,7 +136,7 @@ def report(
         run = None if (since or until) else "latest"
     with bar("report") as progress:
         built = reports.make_report(
-            store(), query, run, lambda n: set_total(progress, n), progress.update
+            store(), query, run, lambda n: set_total(progress, n), progress.update, pseudonyms
         )
     _warn_if_empty(built.sessions, jurisdiction=jurisdiction, game=game, platform=platform)
     if output == "-":

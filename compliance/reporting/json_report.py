@@ -20,6 +20,7 @@ def as_dict(report: Report) -> dict[str, Any]:
         "format": "compliance-report/2",
         "disclaimer": "This report informs; it is not legal advice. 本报告仅供参考，不构成法律意见。",
         "generated_at": report.generated_at.isoformat(),
+        "notes": list(report.notes),
         "filters": report.query.describe(),
         "runs": [
             {

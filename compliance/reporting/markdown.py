@@ -33,6 +33,7 @@ def cell(value) -> str:
 def render_markdown(report: Report, lang: str = "zh") -> str:
     L = Labels(lang)
     out = [f"# {L('title')}", "", f"> **{L('not_advice')}**", ""]
+    out += [line for note in report.notes for line in (f"> {note}", "")]
     if report.unfinished:
         out += [f"> {L('unfinished', ids=report.unfinished)}", ""]
     out += headline(report, L)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from compliance.domain.pseudonym import Pseudonyms
 from compliance.reporting.accumulate import Exposure, Exposures, Kept, Sample
 from compliance.reporting.facts import (
     KINDS,
@@ -114,7 +115,12 @@ class Report:
         return ", ".join(f"#{r.id}" for r in self.runs if not r.finished)
 
 
-def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
+def build(
+    source: ReportSource,
+    query: ReportQuery,
+    now: datetime,
+    pseudonyms: Pseudonyms | None = None,
+) -> Report:
     """汇总: counts, distributions, lines and top lists, in one pass over each kind of row."""
     rooms, owners, people = Exposures(), Exposures(), Exposures()
     per_capita, stakes = Sample(), Sample()
@@ -137,6 +143,8 @@ def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
             owners.add(f"{s.platform}/{s.owner_id}", s.owner_id, s.scene_capital)
     distinct: set[tuple[str, str]] = set()
     for p in source.players:
+        if pseudonyms is not None:
+            p = replace(p, player_id=pseudonyms.id(p.player_id), name=pseudonyms.name(p.name))
         distinct.add((p.platform, p.player_id))
         if p.jurisdiction:
             player_codes.add(p.jurisdiction)
@@ -149,7 +157,7 @@ def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
         )
     tally = FindingTally(rooms, owners, people)
     shown, waived = Kept(SHOWN, order_key), Kept(SHOWN, order_key)
-    marks = Marks(source.waivers, source.reviews, query.statuses)
+    marks = Marks(source.waivers, source.reviews, query.statuses, pseudonyms)
     waived_count, statuses = 0, Counter[str]()
     for fact in source.findings:
         f = enrich(fact)
@@ -199,6 +207,7 @@ def build(source: ReportSource, query: ReportQuery, now: datetime) -> Report:
         reaudited=dict(sorted(reaudited.items())),
         integrity=tally.integrity.result(),
         serious=tally.serious.result(),
+        notes=[f"pseudonymised: key {pseudonyms.key_fingerprint}"] if pseudonyms else [],
         waived=waived.result(),
         waived_count=waived_count,
         statuses=statuses,

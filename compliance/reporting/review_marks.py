@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from compliance.domain.findings import fingerprint
+from compliance.domain.pseudonym import Pseudonyms
 from compliance.domain.review import Review, Waiver, covering, status_of
 
 
@@ -20,14 +21,17 @@ class Marks:
         waivers: Iterable[Waiver] = (),
         reviews: Mapping[str, Review] | None = None,
         statuses: tuple[str, ...] = (),
+        pseudonyms: Pseudonyms | None = None,
     ):
         self.waivers = [w for w in waivers if not w.revoked]
         self.reviews = reviews or {}
         self.statuses = statuses
+        self.pseudonyms = pseudonyms
 
     def mark(self, finding: dict[str, Any]) -> bool:
-        """Add `fingerprint`, `status`, `reopened` and `waiver` to a finding; False when the
-        status filter leaves it out."""
+        """Add `fingerprint`, `status`, `reopened` and `waiver` to a finding (matched on its
+        real ids, then pseudonymised if asked: its fingerprint is then that of the
+        pseudonymised identity, as SARIF's); False when the status filter leaves it out."""
         fp = fingerprint(finding)
         status, reopened = status_of(self.reviews.get(fp), finding)
         waiver = covering(self.waivers, finding) if self.waivers else None
@@ -39,6 +43,11 @@ class Marks:
         if waiver:
             finding["waiver_reason"] = waiver.reason
             finding["waiver_until"] = waiver.until.isoformat()
+        if self.pseudonyms is not None:
+            masked = self.pseudonyms.finding(finding)
+            masked["fingerprint"] = fingerprint(masked)
+            finding.clear()
+            finding.update(masked)
         return not self.statuses or status in self.statuses
 
 

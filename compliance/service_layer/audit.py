@@ -53,6 +53,7 @@ class AuditOptions:
     classifier: ClassifierOptions = field(default_factory=ClassifierOptions)
     max_line_bytes: int = MAX_LINE_BYTES
     latest_day: date | None = None  # None: a day after the run starts
+    store_names: bool = True
 
 
 @dataclass
@@ -118,6 +119,7 @@ def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
     )
     auditor.latest_day = options.latest_day
     auditor.max_line_bytes = options.max_line_bytes
+    auditor.store_names = options.store_names
     return auditor
 
 
@@ -358,4 +360,5 @@ def _options_record(options: AuditOptions) -> dict[str, Any]:
         "cumulative_years": options.cumulative_years,
         "latest_day": options.latest_day.isoformat() if options.latest_day else None,
         "max_line_bytes": options.max_line_bytes,
+        **({} if options.store_names else {"store_names": False}),
     }

@@ -49,6 +49,7 @@ class Auditor:
     max_line_bytes: int = MAX_LINE_BYTES
     names: dict[str, str] = field(default_factory=dict)
     """A spooled copy's path → the name the input was given (`-`, a FIFO's path)."""
+    store_names: bool = True  # False: no player's name leaves the log (audit --no-names)
 
     def audit(self, item: Located) -> AuditedSession:
         """Replay, measure and classify one session; LogError if it cannot be replayed."""
@@ -83,7 +84,7 @@ class Auditor:
         players = [
             AuditedPlayer(
                 p.id,
-                p.name,
+                p.name if self.store_names else "",
                 p.jurisdiction or fallback,
                 p.kin_group,
                 measured.get(p.id),

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
+from compliance.domain.pseudonym import Pseudonyms
 from compliance.domain.ruleset import Resolver
 from compliance.reporting.csv_report import csv_chunks
 from compliance.reporting.html import render_html
@@ -32,6 +33,7 @@ def make_report(
     run: int | str | None = "latest",
     on_total: Callable[[int | None], None] = lambda n: None,
     on_session: Callable[[], object] = lambda: None,
+    pseudonyms: Pseudonyms | None = None,
 ) -> Report:
     """报告: the stored run (a number, "latest", or None for every run) under the filters.
     `on_total` is told how many sessions are selected, `on_session` called as each is read."""
@@ -50,7 +52,7 @@ def make_report(
             waivers=uow.review.waivers(),
             reviews=uow.review.reviews(),
         )
-        return build(source, query, datetime.now(UTC))
+        return build(source, query, datetime.now(UTC), pseudonyms)
 
 
 def _counted(items: Iterable[T], tick: Callable[[], object]) -> Iterator[T]:
