@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from compliance.cli import cli
 
-STAMP = re.compile(rb'"(generated_at|started_at|finished_at)": ?"[^"]*"')
+STAMP = re.compile(rb'"(generated_at|started_at|finished_at|latest_day|date_bound)": ?"[^"]*"')
 
 
 def _normalised(data: bytes, work: Path) -> bytes:
