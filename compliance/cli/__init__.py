@@ -63,6 +63,7 @@ def _register() -> None:
         audit,
         db,
         demo,
+        evidence,
         games,
         logs,
         report,
@@ -85,6 +86,7 @@ def _register() -> None:
     cli.add_command(review.waivers)
     cli.add_command(review.review)
     cli.add_command(review.trail)
+    cli.add_command(evidence.evidence)
 
 
 _register()

@@ -11,6 +11,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from compliance.db.engine import make_engine
 from compliance.db.errors import database_error, translated
+from compliance.db.evidence import SqlEvidenceRepository
 from compliance.db.finding_rows import LineIds
 from compliance.db.reports import SqlReportsRepository
 from compliance.db.review import SqlReviewRepository
@@ -38,6 +39,7 @@ class SqlUnitOfWork:
         self.windows = SqlWindowsRepository(self.conn)
         self.reports = SqlReportsRepository(self.conn)
         self.review = SqlReviewRepository(self.conn)
+        self.evidence = SqlEvidenceRepository(self.conn)
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
