@@ -42,13 +42,18 @@ def evidence(subject, platform, run_id, output, pseudonyms, db_url) -> None:
       compliance evidence owner:owner-04 --platform sim -o owner-04.zip
       cd pack && sha256sum -c SHA256SUMS
     """
+    wanted = Subject.parse(subject)
+    made = not output.exists()
     try:
         writer, finish = target_for(output)
     except FileExistsError as exc:
         raise BadValueError(str(exc)) from None
-    summary = make_pack(
-        stored_store(db_url), Subject.parse(subject), platform, run_id, writer, pseudonyms
-    )
+    try:
+        summary = make_pack(stored_store(db_url), wanted, platform, run_id, writer, pseudonyms)
+    except BaseException:
+        if made and output.is_dir() and not any(output.iterdir()):
+            output.rmdir()  # a refused pack leaves nothing behind
+        raise
     where = finish()
     unread = f", {summary.unreadable} not readable again" if summary.unreadable else ""
     click.echo(

@@ -5,10 +5,7 @@ Chromium missing: skip locally, fail under CI=true (never a silent pass).
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -18,27 +15,9 @@ from compliance.db.unit_of_work import SqlUnitOfWork
 from compliance.reporting.model import ReportQuery
 from compliance.service_layer import reports as report_service
 from tests.builders_report import audited_database
+from tests.e2e.browser import console_messages, open_page
 
 CHARTS = ("by_place", "distribution", "near_misses", "exposure", "over_time", "mismatches")
-FLAGS = (
-    "--headless",
-    "--disable-gpu",
-    "--no-sandbox",
-    "--hide-scrollbars",
-    "--enable-logging=stderr",
-    "--v=0",
-)
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        message = "chromium is not installed (apt-get install chromium fonts-noto-cjk)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -48,21 +27,6 @@ def page(tmp_path_factory) -> Path:
     report = report_service.make_report(SqlUnitOfWork(engine), ReportQuery())
     engine.dispose()
     return report_service.write_report(report, "html", folder / "report.html")
-
-
-def open_page(chromium: str, page: Path, *args: str) -> subprocess.CompletedProcess:
-    profile = page.parent / f"profile{len(args)}"
-    return subprocess.run(
-        [chromium, *FLAGS, f"--user-data-dir={profile}", *args, page.as_uri()],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
-def console_messages(stderr: str) -> list[str]:
-    return [line for line in stderr.splitlines() if re.search(r":CONSOLE[:(]", line)]
 
 
 def test_the_report_loads_without_console_errors_and_shows_every_chart(chromium, page):
