@@ -147,6 +147,12 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
     help="--fail-on counts waived findings too (by default a waiver lets its findings by).",
 )
 @click.option(
+    "--keep-lines",
+    is_flag=True,
+    help="Store each session's log line (compressed), for evidence packs after the file is "
+    "gone; a stream's lines are stored always.",
+)
+@click.option(
     "--no-names",
     "no_names",
     is_flag=True,
@@ -226,6 +232,7 @@ def audit(
     fail_on,
     max_reject_rate,
     include_waived,
+    keep_lines,
     no_names,
     pseudonyms,
     strict,
@@ -280,6 +287,7 @@ def audit(
         cumulative_years=cumulative_years,
         max_line_bytes=max_line_bytes,
         store_names=not no_names,
+        keep_lines=keep_lines,
         priors=read_priors(priors) if priors else {},
         classifier=ClassifierOptions(
             win_loss_scope=win_loss_scope, versions=parse_versions(versions), venue=venue

@@ -26,7 +26,7 @@ FINDINGS = table_of(FindingRow)
 LINES = table_of(FindingLineRow)
 WINDOWS = table_of(WindowFindingRow)
 SESSIONS = table_of(SessionRow)
-NOT_CONTENT = {"run_id", "source_file", "source_line"}
+NOT_CONTENT = {"run_id", "source_file", "source_line", "source_offset", "line"}
 
 
 class Digest:

@@ -22,6 +22,7 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     Numeric,
     String,
@@ -205,6 +206,9 @@ class SessionRow(Base):
     minors: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     jurisdiction_written: Mapped[str | None] = mapped_column(String(32))
     fixed_fee: Mapped[Decimal | None] = mapped_column(Money)
+    source_offset: Mapped[int | None] = mapped_column(BigInteger)
+    line_sha256: Mapped[str | None] = mapped_column(String(64))
+    line: Mapped[bytes | None] = mapped_column(LargeBinary)
 
 
 def of_a_session(index: Index) -> tuple:

@@ -29,6 +29,9 @@ SESSION_COLUMNS = (
     "minors",
     "jurisdiction_written",
     "fixed_fee",
+    "source_offset",
+    "line_sha256",
+    "line",
 )
 PLAYER_COLUMNS = (
     "platform",
@@ -87,6 +90,9 @@ def session_values(run_id: int, s: AuditedSession) -> tuple:
         s.minors,
         s.jurisdiction_written,
         s.fixed_fee,
+        s.source_offset if s.source_offset >= 0 else None,
+        s.line_sha256,
+        s.line,
     )
 
 

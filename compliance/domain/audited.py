@@ -50,6 +50,9 @@ class AuditedSession:
     source_file: str
     source_line: int
     findings: list[Finding] = field(default_factory=list)
+    source_offset: int = -1  # the line's first byte in the file (or the decompressed stream)
+    line_sha256: str | None = None
+    line: bytes | None = None  # the line, zlib-compressed, where it is kept (streams, --keep-lines)
     encoded: list[bytes] | None = None
     minors: int = 0
     jurisdiction_written: str | None = None

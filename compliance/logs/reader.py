@@ -10,6 +10,7 @@ name or its first bytes, and a byte-order mark before the first line is dropped.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import json
 import os
@@ -54,11 +55,16 @@ class Reject:
 
 @dataclass(frozen=True, slots=True)
 class Located:
-    """A decoded session and where it came from."""
+    """A decoded session and where it came from: the line's number, its first byte's offset
+    (in the file, or in the stream as decompressed), the SHA-256 of its bytes (without the
+    line ending or a byte-order mark), and the bytes themselves where they are to be kept."""
 
     file: str
     line: int
     session: Session
+    offset: int = -1
+    digest: str | None = None
+    raw: bytes | None = None
 
 
 def is_gzip(path: str) -> bool:
@@ -191,7 +197,15 @@ def _next_line(fh, limit: int) -> tuple[bytes | LongLine, int]:
 def iter_lines(
     path: str, start: int = 0, end: int | None = None, max_line_bytes: int = MAX_LINE_BYTES
 ) -> Iterator[tuple[int, bytes | LongLine]]:
-    """(line number, bytes) of every non-blank line; a byte range for plain files.
+    """(line number, bytes) of every non-blank line; a byte range for plain files."""
+    for number, raw, _ in iter_lines_at(path, start, end, max_line_bytes):
+        yield number, raw
+
+
+def iter_lines_at(
+    path: str, start: int = 0, end: int | None = None, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[tuple[int, bytes | LongLine, int]]:
+    """(line number, bytes, offset) of every non-blank line; a byte range for plain files.
 
     A range owns the lines that start inside it. Line numbers in a range are
     counted from the file's beginning, so rejects name the true line. A line
@@ -220,34 +234,35 @@ def iter_lines(
             if not raw:
                 break
             number += 1
-            pos += size
+            at, pos = pos, pos + size
             if number == 1:
                 raw = _without_bom(raw)
             if isinstance(raw, LongLine) or not raw.isspace():
-                yield number, raw
+                yield number, raw, at
         marks[pos] = number
 
 
-def _whole_lines(path: str, max_line_bytes: int) -> Iterator[tuple[int, bytes | LongLine]]:
+def _whole_lines(path: str, max_line_bytes: int) -> Iterator[tuple[int, bytes | LongLine, int]]:
     with open_log(path) as fh:
         yield from _lines_of(fh, max_line_bytes)
 
 
-def _lines_of(fh, max_line_bytes: int) -> Iterator[tuple[int, bytes | LongLine]]:
-    """Every non-blank line of a stream read front to back; damage of a gzip stream ends
-    it as UnreadableRest."""
-    number = 0
+def _lines_of(fh, max_line_bytes: int) -> Iterator[tuple[int, bytes | LongLine, int]]:
+    """Every non-blank line of a stream read front to back, with its offset in the stream;
+    damage of a gzip stream ends it as UnreadableRest."""
+    number = pos = 0
     unzipping = isinstance(fh, gzip.GzipFile)
     try:
         while True:
-            raw, _ = _next_line(fh, max_line_bytes)
+            raw, size = _next_line(fh, max_line_bytes)
             if not raw:
                 break
             number += 1
+            at, pos = pos, pos + size
             if number == 1:
                 raw = _without_bom(raw)
             if isinstance(raw, LongLine) or not raw.isspace():
-                yield number, raw
+                yield number, raw, at
     except (OSError, EOFError, zlib.error) as exc:
         if not unzipping:
             raise
@@ -319,11 +334,14 @@ def read_sessions(
     end: int | None = None,
     max_line_bytes: int = MAX_LINE_BYTES,
     name: str | None = None,
+    keep_lines: bool = False,
 ) -> Iterator[Located | Reject]:
     """Every session of a file (or byte range), in order, or the reject it became;
     where the rest of a file cannot be read, one reject says from which line. Both
-    name the file `name` where given (a stream spooled to a file keeps the name given)."""
-    yield from _sessions(iter_lines(path, start, end, max_line_bytes), name or path)
+    name the file `name` where given (a stream spooled to a file keeps the name given).
+    `keep_lines`: each session carries its line's bytes."""
+    lines = iter_lines_at(path, start, end, max_line_bytes)
+    yield from _sessions(lines, name or path, keep_lines)
 
 
 def sessions_in(data: bytes, name: str) -> Iterator[Located | Reject]:
@@ -331,14 +349,20 @@ def sessions_in(data: bytes, name: str) -> Iterator[Located | Reject]:
     yield from _sessions(_lines_of(io.BytesIO(data), MAX_LINE_BYTES), name)
 
 
-def _sessions(lines: Iterator[tuple[int, bytes | LongLine]], shown: str):
+def _sessions(
+    lines: Iterator[tuple[int, bytes | LongLine, int]], shown: str, keep_lines: bool = False
+):
     try:
-        for number, raw in lines:
+        for number, raw, offset in lines:
             if isinstance(raw, LongLine):
                 yield Reject(shown, number, None, raw.reason())
                 continue
             try:
-                yield Located(shown, number, decode_session(raw))
+                session = decode_session(raw)
+                content = raw.rstrip(b"\r\n")
+                digest = hashlib.sha256(content).hexdigest()
+                kept = content if keep_lines else None
+                yield Located(shown, number, session, offset, digest, kept)
             except DecodeError as exc:
                 yield Reject(shown, number, guess_session_id(raw), str(exc))
     except UnreadableRest as exc:

@@ -54,6 +54,7 @@ class AuditOptions:
     max_line_bytes: int = MAX_LINE_BYTES
     latest_day: date | None = None  # None: a day after the run starts
     store_names: bool = True
+    keep_lines: bool = False
 
 
 @dataclass
@@ -120,6 +121,7 @@ def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
     auditor.latest_day = options.latest_day
     auditor.max_line_bytes = options.max_line_bytes
     auditor.store_names = options.store_names
+    auditor.keep_lines = options.keep_lines
     return auditor
 
 
@@ -361,4 +363,5 @@ def _options_record(options: AuditOptions) -> dict[str, Any]:
         "latest_day": options.latest_day.isoformat() if options.latest_day else None,
         "max_line_bytes": options.max_line_bytes,
         **({} if options.store_names else {"store_names": False}),
+        **({"keep_lines": True} if options.keep_lines else {}),
     }

@@ -10,6 +10,7 @@ of memory. `Writer` (reporting/evidence.py) renders and writes them.
 
 from __future__ import annotations
 
+import zlib
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,9 +20,14 @@ from compliance.domain.findings import INTEGRITY, fingerprint
 from compliance.domain.pseudonym import Pseudonyms
 from compliance.domain.rules import RuleBook
 from compliance.errors import BadValueError
-from compliance.logs.reader import guess_session_id
+from compliance.logs.reader import guess_session_id, is_gzip
 from compliance.reporting.review_marks import Marks
-from compliance.service_layer.evidence_rounds import line_digest, lines_at, replay
+from compliance.service_layer.evidence_rounds import (
+    line_digest,
+    lines_at,
+    lines_at_offsets,
+    replay,
+)
 from compliance.service_layer.unit_of_work import UnitOfWork
 
 PAGE = 200
@@ -176,13 +182,14 @@ def _page(
     behind: dict[str, list[str]],
     summary: PackSummary,
 ) -> tuple[list[dict[str, Any]], list[bytes]]:
+    """A page's sessions, each line taken from the store where it was kept, else read again
+    from its file (at its offset, or by its number in a gzip file) and checked by digest."""
     by_file: dict[str, list[int]] = defaultdict(list)
     for sid in chunk:
-        if sid in stored:
-            by_file[stored[sid]["source_file"]].append(int(stored[sid]["source_line"]))
-    read: dict[str, tuple[dict[int, bytes], str | None]] = {
-        path: lines_at(path, numbers) for path, numbers in by_file.items()
-    }
+        row = stored.get(sid)
+        if row is not None and row.get("line") is None:
+            by_file[row["source_file"]].append(int(row["source_line"]))
+    read = {path: read_lines(path, numbers, stored) for path, numbers in by_file.items()}
     page, lines = [], []
     for sid in chunk:
         row = stored.get(sid)
@@ -193,26 +200,47 @@ def _page(
             page.append(entry)
             continue
         entry.update(_session_fields(row))
-        found, problem = read[row["source_file"]]
-        raw = found.get(int(row["source_line"]))
+        raw: bytes | None
+        problem: str | None = None
+        if row.get("line") is not None:
+            raw, entry["line_from"] = zlib.decompress(row["line"]), "store"
+        else:
+            found, problem = read[row["source_file"]]
+            raw, entry["line_from"] = found.get(int(row["source_line"])), "file"
+        wanted = row.get("line_sha256")
         if raw is None:
             entry["error"] = problem or (
                 f"{row['source_file']} has no line {row['source_line']}: the file has moved "
                 "or changed since the audit, and no copy of the line is stored"
             )
-            summary.unreadable += 1
-        elif not _holds(raw, sid):
+        elif (wanted and line_digest(raw) != wanted) or not _holds(raw, sid):
             entry["error"] = (
-                f"line {row['source_line']} of {row['source_file']} now holds another session: "
-                "the file has changed since the audit, and no copy of the line is stored"
+                f"line {row['source_line']} of {row['source_file']} is not the line audited "
+                "(its SHA-256 differs): the file has changed since the audit, and no copy of "
+                "the line is stored"
             )
-            summary.unreadable += 1
         else:
             entry["line_sha256"] = line_digest(raw)
             entry["replay"] = replay(raw)
             lines.append(raw)
+        if "error" in entry:
+            summary.unreadable += 1
         page.append(entry)
     return page, lines
+
+
+def read_lines(
+    path: str, numbers: list[int], stored: dict[str, dict[str, Any]]
+) -> tuple[dict[int, bytes], str | None]:
+    """A file's lines by number: each at its stored offset in a plain file, else read through."""
+    offsets = {
+        int(r["source_line"]): r["source_offset"]
+        for r in stored.values()
+        if r["source_file"] == path and r.get("source_offset") is not None
+    }
+    if len(offsets) < len(numbers) or is_gzip(path):
+        return lines_at(path, numbers)
+    return lines_at_offsets(path, {n: offsets[n] for n in numbers})
 
 
 def _holds(raw: bytes, session_id: str) -> bool:
@@ -236,6 +264,7 @@ def _session_fields(row: dict[str, Any]) -> dict[str, Any]:
         "rake",
         "source_file",
         "source_line",
+        "source_offset",
         "run_id",
     )
     out = {k: _plain(row.get(k)) for k in keep}

@@ -16,7 +16,7 @@ import msgspec
 from compliance.domain.metrics import player_metrics, tally
 from compliance.errors import ComplianceError
 from compliance.games import get_game
-from compliance.logs.reader import decode_session, duplicate_key
+from compliance.logs.reader import MAX_LINE_BYTES, decode_session, duplicate_key
 from compliance.streams import BOM, open_log
 
 MAX_DESCRIBED = 8  # a seat of more cards is a whole hand of play (掼蛋, 升级), not one hand
@@ -44,6 +44,22 @@ def lines_at(path: str, numbers: Iterable[int]) -> tuple[dict[int, bytes], str |
         return found, f"{path}: {exc.strerror or exc}"
     except (EOFError, ValueError) as exc:
         return found, f"{path}: {exc}"
+    return found, None
+
+
+def lines_at_offsets(path: str, offsets: dict[int, int]) -> tuple[dict[int, bytes], str | None]:
+    """Lines of a plain file read at their offsets: line number → bytes."""
+    found: dict[int, bytes] = {}
+    try:
+        with open(path, "rb") as fh:
+            for number, offset in sorted(offsets.items(), key=lambda kv: kv[1]):
+                fh.seek(offset)
+                raw = fh.readline(MAX_LINE_BYTES + 1)
+                if offset == 0 and raw.startswith(BOM):
+                    raw = raw[len(BOM) :]
+                found[number] = raw.rstrip(b"\r\n")
+    except OSError as exc:
+        return found, f"{path}: {exc.strerror or exc}"
     return found, None
 
 

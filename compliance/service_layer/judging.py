@@ -9,6 +9,7 @@ function on other partitions.
 from __future__ import annotations
 
 import gc
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from compliance.errors import BadValueError, JurisdictionError, LogError, did_yo
 from compliance.games import get_game
 from compliance.logs.reader import MAX_LINE_BYTES, Located, Reject, read_sessions
 from compliance.logs.records import ID_LENGTH, Session
+from compliance.streams import is_stream
 
 
 @dataclass(slots=True)
@@ -50,6 +52,7 @@ class Auditor:
     names: dict[str, str] = field(default_factory=dict)
     """A spooled copy's path → the name the input was given (`-`, a FIFO's path)."""
     store_names: bool = True  # False: no player's name leaves the log (audit --no-names)
+    keep_lines: bool = False  # store every session's line (streams' lines are kept always)
 
     def audit(self, item: Located) -> AuditedSession:
         """Replay, measure and classify one session; LogError if it cannot be replayed."""
@@ -139,6 +142,9 @@ class Auditor:
             players=players,
             source_file=item.file,
             source_line=item.line,
+            source_offset=item.offset,
+            line_sha256=item.digest,
+            line=zlib.compress(item.raw) if item.raw is not None else None,
             findings=findings,
             minors=sum(1 for p in s.players if p.minor),
             jurisdiction_written=s.jurisdiction,
@@ -163,7 +169,8 @@ class Auditor:
     ) -> Iterator[AuditedSession | Reject]:
         """Every session of one partition judged, or the reject it became."""
         name = self.names.get(path)
-        for item in read_sessions(path, start, end, self.max_line_bytes, name):
+        keep = self.keep_lines or name is not None or is_stream(path)
+        for item in read_sessions(path, start, end, self.max_line_bytes, name, keep):
             if isinstance(item, Reject):
                 yield storable_reject(item)
                 continue

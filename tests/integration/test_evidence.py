@@ -111,8 +111,8 @@ def test_a_log_moved_or_changed_since_the_audit_is_said_plainly(any_db_url, tmp_
     assert ", 2 not readable again" in swapped.stdout
     errors = [s["error"] for s in page(tmp_path / "a")["sessions"] if "error" in s]
     assert errors == [
-        f"line {n} of {log} now holds another session: the file has changed since the audit, "
-        "and no copy of the line is stored"
+        f"line {n} of {log} is not the line audited (its SHA-256 differs): the file has "
+        "changed since the audit, and no copy of the line is stored"
         for n in (2, 1)  # sessions in id order: hn-2025-12-31 was on line 2
     ]
     log.unlink()
@@ -152,3 +152,52 @@ def test_a_subjects_sessions_are_paged_and_each_page_written_by_itself(
 def test_a_kind_without_an_id_is_a_usage_error(any_db_url, tmp_path, subject):
     result = invoke(any_db_url, "evidence", subject, "-o", tmp_path / "p")
     assert result.exit_code == 2 and f"'{subject}': no id after" in result.stderr
+
+
+@pytest.mark.parametrize("how", ["stdin", "keep-lines"])
+def test_a_streamed_or_kept_line_is_stored_and_the_pack_needs_no_file(any_db_url, tmp_path, how):
+    log = tmp_path / "copy.jsonl"
+    log.write_bytes(DOUNIU.read_bytes())
+    if how == "stdin":
+        result = CliRunner().invoke(
+            cli, ["audit", "-"], env={"COMPLIANCE_DB_URL": any_db_url}, input=log.read_bytes()
+        )
+    else:
+        result = invoke(any_db_url, "audit", log, "--keep-lines")
+    assert result.exit_code == 0
+    log.unlink()
+    out = tmp_path / "pack"
+    made = invoke(any_db_url, "evidence", "hn1", "-o", out)
+    assert "not readable again" not in made.stdout
+    sessions = page(out)["sessions"]
+    assert {s["line_from"] for s in sessions} == {"store"}
+    originals = {line.encode() for line in DOUNIU.read_text(encoding="utf-8").splitlines()}
+    assert set((out / "lines.jsonl").read_bytes().splitlines()) <= originals
+    assert all(s["replay"]["rounds"] for s in sessions)
+
+
+def test_each_stored_session_knows_its_lines_offset_and_digest(any_db_url):
+    import hashlib
+
+    from sqlalchemy import select
+
+    from compliance.db.engine import make_engine
+    from compliance.db.models import SessionRow
+
+    invoke(any_db_url, "audit", DOUNIU)
+    data = DOUNIU.read_bytes()
+    with make_engine(any_db_url).connect() as conn:
+        rows = conn.execute(
+            select(
+                SessionRow.source_line,
+                SessionRow.source_offset,
+                SessionRow.line_sha256,
+                SessionRow.line,
+            )
+        ).all()
+    starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A][:-1]
+    lines = data.splitlines()
+    for number, offset, digest, line in rows:
+        assert offset == starts[number - 1]
+        assert digest == hashlib.sha256(lines[number - 1]).hexdigest()
+        assert line is None  # a file's lines are not kept without --keep-lines
