@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from datetime import UTC, date, datetime
 
 import pytest
@@ -162,3 +163,38 @@ def test_the_trail_catches_a_waiver_or_review_edited_or_deleted_behind_the_tools
         "waivers 1: deleted outside the tool",
         f"reviews {fp}: changed outside the tool (status: trail 'confirmed', database 'dismissed')",
     ]
+
+
+def test_a_waiver_shown_whole_and_listed_as_json(run):
+    run(
+        "waive",
+        "--owner",
+        "o9",
+        "--band",
+        "integrity/payout",
+        "--reason",
+        "known glitch",
+        "--from",
+        "2026-01-01",
+        "--until",
+        "2026-06-30",
+    )
+    shown = run("waivers", "show", "1")
+    lines = shown.stdout.splitlines()
+    assert lines[:4] == [
+        "waiver 1 (expired)",  # its last day is behind us: it still covers findings dated so
+        "  scope    owner=o9, band=integrity/payout",
+        "  covers   findings dated 2026-01-01 to 2026-06-30",
+        "  reason   known glitch",
+    ]
+    assert lines[4].startswith("  by       li, ")
+    listed = json.loads(run("waivers", "list", "--all", "--format", "json").stdout)
+    assert [(w["id"], w["scope"], w["from"], w["until"]) for w in listed] == [
+        (1, {"owner": "o9", "band": "integrity/payout"}, "2026-01-01", "2026-06-30")
+    ]
+    missing = run("waivers", "show", "7")
+    assert missing.exit_code == 2 and "no waiver 7 is stored" in missing.stderr
+    again = run("waivers", "revoke", "1", "--reason", "x")
+    twice = run("waivers", "revoke", "1", "--reason", "x")
+    assert again.exit_code == 0 and twice.exit_code == 2
+    assert "waiver 1 was revoked on " in twice.stderr
