@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from datetime import UTC, date, datetime
 
 import click
 
-from compliance.cli.exit_codes import ExitCode
+from compliance.cli import rules as rules_cli
 from compliance.cli.options import db_option, lazy_store
-from compliance.cli.output import emit, plural, table
+from compliance.cli.output import emit, table
 from compliance.db.trail import default_actor
 from compliance.domain.review import STATUS_LABELS, STATUSES, Review, Scope, Waiver
 from compliance.reporting.cells import printable
@@ -204,29 +203,11 @@ def review_show(fingerprint, fmt, db_url) -> None:
 
 @click.group()
 def trail() -> None:
-    """The one change trail: rules, waivers and reviews."""
+    """The one change trail: rules, waivers and reviews (`rules verify`, `rules history`)."""
 
 
-@trail.command("verify")
-@db_option
-@click.pass_context
-def trail_verify(ctx, db_url) -> None:
-    """Recompute the trail's hash chain; compare the rule, waiver and review tables with it.
-
-    Exits 3 naming each row changed, added or deleted behind the tool's back.
-
-    \b
-    Example:
-      compliance trail verify
-    """
-    verdict = rule_cases.verify(lazy_store(db_url)())
-    for problem in verdict.problems:
-        click.echo(printable(problem))
-    state = "intact" if verdict.ok else plural(len(verdict.problems), "problem")
-    entries = f"{verdict.entries} {'entry' if verdict.entries == 1 else 'entries'}"
-    click.echo(f"trail of {entries} over {plural(verdict.rows, 'row')}: {state}")
-    if not verdict.ok:
-        sys.exit(ExitCode.FINDINGS)
+trail.add_command(rules_cli.verify, "verify")
+trail.add_command(rules_cli.history, "history")
 
 
 def _span(w: Waiver) -> str:

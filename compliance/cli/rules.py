@@ -283,16 +283,16 @@ def export_(out, db_url) -> None:
 @rules.command()
 @db_option
 def verify(db_url) -> None:
-    """Check the change trail, and the rule tables against it.
+    """Check the change trail, and the rule, waiver and review tables against it.
 
-    Recomputes the hash chain and compares every rule row with the state the
-    trail gives.
+    Recomputes the hash chain and compares every rule, waiver and review row
+    with the state the trail gives (`trail verify` is the same command).
 
     Exits 3 naming each row changed, added or deleted behind the tool's back.
 
     \b
     Example:
-      compliance rules verify --db postgresql://127.0.0.1/compliance
+      compliance trail verify --db postgresql://127.0.0.1/compliance
     """
     verdict = svc.verify(lazy_store(db_url)())
     for problem in verdict.problems:
