@@ -249,25 +249,9 @@ def _holds(raw: bytes, session_id: str) -> bool:
 
 
 def _session_fields(row: dict[str, Any]) -> dict[str, Any]:
-    keep = (
-        "platform",
-        "game",
-        "room_id",
-        "owner_id",
-        "day",
-        "jurisdiction",
-        "headcount",
-        "rounds",
-        "point_value",
-        "scene_capital",
-        "per_capita_capital",
-        "rake",
-        "source_file",
-        "source_line",
-        "source_offset",
-        "run_id",
-    )
-    out = {k: _plain(row.get(k)) for k in keep}
+    """What a page shows of a stored session: every column but the kept line (shown apart),
+    and its players' stored figures."""
+    out = {k: _plain(v) for k, v in row.items() if k not in ("line", "players", "session_id")}
     out["players"] = [
         {k: _plain(v) for k, v in p.items() if k not in ("platform", "session_id")}
         for p in row["players"]
