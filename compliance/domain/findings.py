@@ -60,13 +60,13 @@ FIELDS = (
     "missing",
     "reason",
     "fingerprint",
-    "status",
+    "review_status",
     "waiver",
 )
 """The CSV columns of a finding, alike in the audit's and the report's. `name`, `room_id`
 and `owner_id` come from the stored session: the report fills them, the audit leaves
 them empty; `date` is the session's day (a window's last day). `fingerprint` (the
-identity's hash), `status` (its review status) and `waiver` (the id of the waiver
+identity's hash), `review_status` and `waiver` (the id of the waiver
 covering it) are the report's: the audit leaves them empty."""
 
 _encoder = msgspec.json.Encoder(decimal_format="number")

@@ -137,7 +137,7 @@ def describe(f: dict[str, Any], labels: Labels) -> dict[str, Any]:
         "room": f.get("room_id") or "",
         "owner": f.get("owner_id") or "",
         "fingerprint": (f.get("fingerprint") or "")[:12],
-        "status": labels.status(f.get("status")),
+        "review_status": labels.status(f.get("review_status")),
         "reopened": bool(f.get("reopened")),
         "waiver": f.get("waiver"),
         "waiver_reason": f.get("waiver_reason") or "",

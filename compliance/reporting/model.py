@@ -167,7 +167,7 @@ def build(
             waived_count += 1
             waived.add(f)
             continue
-        statuses[f["status"]] += 1
+        statuses[f["review_status"]] += 1
         tally.add(f)
         shown.add(f)
     places = tally.places

@@ -29,14 +29,14 @@ class Marks:
         self.pseudonyms = pseudonyms
 
     def mark(self, finding: dict[str, Any]) -> bool:
-        """Add `fingerprint`, `status`, `reopened` and `waiver` to a finding (matched on its
+        """Add `fingerprint`, `review_status`, `reopened` and `waiver` to a finding (matched on its
         real ids, then pseudonymised if asked: its fingerprint is then that of the
         pseudonymised identity, as SARIF's); False when the status filter leaves it out."""
         fp = fingerprint(finding)
         status, reopened = status_of(self.reviews.get(fp), finding)
         waiver = covering(self.waivers, finding) if self.waivers else None
         finding["fingerprint"] = fp
-        finding["status"] = status
+        finding["review_status"] = status
         if reopened:
             finding["reopened"] = True
         finding["waiver"] = waiver.id if waiver else None

@@ -20,8 +20,8 @@ from compliance.domain.findings import FIELDS, FORMAT, fingerprint, identity
 from tests.conftest import ROOT, SAMPLES
 
 DOUNIU = str(SAMPLES / "douniu.jsonl")
-# the stored session's, and the review's (fingerprint, status, waiver): the report fills them
-CONTEXT = {"name", "room_id", "owner_id", "fingerprint", "status", "waiver"}
+# the stored session's, and the review's (fingerprint, review_status, waiver): the report fills them
+CONTEXT = {"name", "room_id", "owner_id", "fingerprint", "review_status", "waiver"}
 
 
 def readme_fields() -> list[str]:

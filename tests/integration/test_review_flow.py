@@ -120,7 +120,7 @@ def test_a_waiver_dated_before_or_after_the_sessions_covers_nothing(run):
 def test_a_review_status_holds_in_the_next_run_and_report_status_filters(run):
     run("audit", DOUNIU)
     rows = report_rows(run)
-    assert {r["status"] for r in rows} == {"open"}
+    assert {r["review_status"] for r in rows} == {"open"}
     target = next(r for r in rows if r["tier"] == "administrative_very_serious")
     fp = target["fingerprint"]
     refused = run("review", "set", fp[:8], "dismissed")
@@ -129,7 +129,7 @@ def test_a_review_status_holds_in_the_next_run_and_report_status_filters(run):
     done = run("review", "set", fp[:8], "dismissed", "--note", "a cousins' table, verified")
     assert done.exit_code == 0 and done.stdout.startswith(f"{fp}: 已驳回 dismissed (")
     run("audit", DOUNIU)
-    later = {r["fingerprint"]: r["status"] for r in report_rows(run)}
+    later = {r["fingerprint"]: r["review_status"] for r in report_rows(run)}
     assert later[fp] == "dismissed"
     assert fp not in {r["fingerprint"] for r in report_rows(run, "--status", "open")}
     assert [r["fingerprint"] for r in report_rows(run, "--status", "dismissed")] == [fp]
