@@ -23,9 +23,13 @@ import msgspec
 THRESHOLD = "threshold"
 INTEGRITY = "integrity"
 INDETERMINATE = "indeterminate"
+DUTY = "duty"
 
 FORMAT = "compliance-finding/1"
-"""The finding contract's version, on every JSON Lines line."""
+"""The finding contract's version, on every JSON Lines line of a run without duties."""
+FORMAT_2 = "compliance-finding/2"
+"""The contract with the `duty` kind and `DUTY_FIELDS`: every line of a run that audits
+the platform's duties (docs/output-contract.md); a sessions-only run writes /1 as before."""
 
 FIELDS = (
     "kind",
@@ -63,6 +67,22 @@ FIELDS = (
 """The CSV columns of a finding, alike in the audit's and the report's. `name`, `room_id`
 and `owner_id` come from the stored session: the report fills them, the audit leaves
 them empty; `date` is the session's day (a window's last day)."""
+
+DUTY_FIELDS = (
+    "severity",
+    "status",
+    "duty",
+    "check_no",
+    "instrument",
+    "article",
+    "account",
+    "person",
+    "cap",
+    "events",
+    "event_count",
+)
+"""The columns version 2 adds after `FIELDS`, for `duty` findings."""
+FIELDS_2 = FIELDS + DUTY_FIELDS
 
 _encoder = msgspec.json.Encoder(decimal_format="number")
 
@@ -159,16 +179,59 @@ class IndeterminateFinding(_Finding, kw_only=True, tag=INDETERMINATE, omit_defau
         return INDETERMINATE
 
 
-Finding = ThresholdFinding | IntegrityFinding | IndeterminateFinding
+class DutyEvent(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """An event behind a duty finding: its id (a ledger event's or a session's), time,
+    type and amounts."""
+
+    id: str
+    at: str
+    type: str
+    yuan: Decimal | None = None
+    units: int | None = None
+
+
+class DutyFinding(_Finding, kw_only=True, tag=DUTY, omit_defaults=True):
+    """平台义务: a duty of the platform breached (`status` `breached`, with its severity:
+    violation, signal or advisory), or not decidable (`indeterminate`, naming what is
+    `missing`); for the platform, an account, a person, or a game mode (`subject`)."""
+
+    check: str
+    check_no: int
+    duty: str
+    severity: str
+    status: str
+    instrument: str
+    article: str
+    citation: str
+    confidence: str
+    date: str | None = None
+    account: str | None = None
+    person: str | None = None
+    metric: str | None = None
+    value: Decimal | None = None
+    cap: Decimal | None = None
+    boundary: str | None = None
+    detail: str = ""
+    missing: str | None = None
+    reason: str | None = None
+    events: list[DutyEvent] = []
+    event_count: int = 0
+
+    @property
+    def kind(self) -> str:
+        return DUTY
+
+
+Finding = ThresholdFinding | IntegrityFinding | IndeterminateFinding | DutyFinding
 
 
 def encode(finding: Finding) -> bytes:
     return _encoder.encode(finding)
 
 
-def with_format(encoded: bytes) -> bytes:
+def with_format(encoded: bytes, version: str = FORMAT) -> bytes:
     """A finding's JSON with `format` as its first member: one JSON Lines line."""
-    return b'{"format":"' + FORMAT.encode() + b'",' + encoded[1:]
+    return b'{"format":"' + version.encode() + b'",' + encoded[1:]
 
 
 def band_of(row: dict[str, Any]) -> str:
@@ -179,6 +242,8 @@ def band_of(row: dict[str, Any]) -> str:
         return row.get("rule") or f"{THRESHOLD}/{row.get('tier')}"
     if kind == INTEGRITY:
         return f"{INTEGRITY}/{row.get('check')}"
+    if kind == DUTY:
+        return f"{DUTY}/{row.get('duty')}"
     return f"{INDETERMINATE}/{row.get('missing')}"
 
 
@@ -187,6 +252,8 @@ def identity(row: dict[str, Any]) -> tuple[str, ...]:
     the session, or for a window its rule and last day. An integrity finding adds its round
     and what it says (one round can break one check several ways)."""
     base = (row["platform"], row["subject"], band_of(row))
+    if row["kind"] == DUTY:
+        return (*base, "duty", str(row.get("status")), str(row.get("date")), str(row.get("metric")))
     if row.get("session_id") is None:
         return (*base, "window", str(row.get("rule")), str(row.get("window_end")))
     if row["kind"] == INTEGRITY:
