@@ -53,6 +53,15 @@ _ID_PATTERN = re.compile(rb'"(?:id|mode|record)"\s*:\s*"([^"\\]{1,200})"')
 
 
 @dataclass(frozen=True, slots=True)
+class RecordReject(Reject):
+    """A record's line that could not be read; `session_id` holds the record's id."""
+
+    def describe(self) -> str:
+        record = f" record {self.session_id}" if self.session_id else ""
+        return f"{self.file}:{self.line}{record}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
 class Record(Generic[T]):
     """A decoded record and where it came from."""
 
@@ -135,11 +144,11 @@ def read_records(
     try:
         for number, raw in iter_lines(path, max_line_bytes=max_line_bytes):
             if isinstance(raw, LongLine):
-                yield Reject(shown, number, None, raw.reason())
+                yield RecordReject(shown, number, None, raw.reason())
                 continue
             try:
                 yield Record(shown, number, decode(kind, raw))
             except DecodeError as exc:
-                yield Reject(shown, number, guess_id(raw), str(exc))
+                yield RecordReject(shown, number, guess_id(raw), str(exc))
     except UnreadableRest as exc:
-        yield Reject(shown, exc.line, None, exc.reason)
+        yield RecordReject(shown, exc.line, None, exc.reason)

@@ -14,6 +14,8 @@ from typing import Any, Protocol
 
 from compliance.db.trail import Verdict
 from compliance.domain.audited import AuditedSession
+from compliance.domain.duties.rows import DutyBook
+from compliance.domain.findings import DutyFinding
 from compliance.domain.ledger import Ledger
 from compliance.domain.rules import RuleBook
 from compliance.domain.windows import WindowFigures, WindowFinding
@@ -73,6 +75,16 @@ class TrailRepository(Protocol):
     def entries(self, limit: int | None = None) -> list[dict[str, Any]]: ...
 
 
+class DutiesRepository(Protocol):
+    """义务库: the platform's duty rows (with the trail), and the duty findings of runs."""
+
+    def has_any(self) -> bool: ...
+    def save(self, book: DutyBook, actor: str | None, reason: str) -> tuple[int, int]: ...
+    def load(self) -> DutyBook: ...
+    def store_findings(self, run_id: int, findings: Iterable[DutyFinding]) -> None: ...
+    def findings(self, run_id: int) -> list[DutyFinding]: ...
+
+
 class ReportsRepository(Protocol):
     """报告查询: the stored rows a report selects."""
 
@@ -97,6 +109,8 @@ class UnitOfWork(Protocol):
     def trail(self) -> TrailRepository: ...
     @property
     def reports(self) -> ReportsRepository: ...
+    @property
+    def duties(self) -> DutiesRepository: ...
 
     def __enter__(self) -> UnitOfWork: ...
     def __exit__(

@@ -114,7 +114,9 @@ class DutyAudit:
             for platform in sorted(self.platforms):
                 if not any(p == platform for p, _ in self.config.modes):
                     self.collect.cannot(
-                        "point_caps", platform, "platform-config mode",
+                        "point_caps",
+                        platform,
+                        "platform-config mode",
                         "the configuration lists no game mode, so no caps to check",
                     )
                 draws = platform in self.draws_seen or platform in self.config.draws
