@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -22,7 +23,7 @@ def is_duties_file(path: Path) -> bool:
     return path.name == DUTIES_FILE
 
 
-def read_duties(source: str, uows: UnitOfWorkFactory, paths: list[Path] = ()) -> DutyBook:
+def read_duties(source: str, uows: UnitOfWorkFactory, paths: Sequence[Path] = ()) -> DutyBook:
     """The duty rows: a duties.toml among `paths`, or a data/ folder's, else the store's
     (seeded on first use) for `db`, else the folder `source` names (or the shipped one)."""
     for path in paths:

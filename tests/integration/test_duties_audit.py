@@ -44,6 +44,7 @@ EXPECTED = {
     ("recharge-confirmation-2016", "platform:demo-platform"),
     ("retain-consumption-2016", "records:consumption"),
     ("retain-recharges-draft-2023", "records:recharges"),
+    ("service-gap-2009", "platform:demo-platform"),  # 2016-02-03 → 2025-12-31 → 2026-03-01
 }
 
 
@@ -67,7 +68,7 @@ def test_the_samples_injected_breaches_are_found_stored_and_gate_the_run(any_db_
     month = next(d for d in duties if d["duty"] == "minor-pay-8-16-month-2019")
     assert (month["value"], month["cap"], month["date"]) == (200.01, 200, "2026-03")
     assert "duties: 27 records read, 2 rejected" in result.stderr
-    assert "findings: violation 10, signal 0, advisory 1, indeterminate 1" in result.stderr
+    assert "findings: violation 10, signal 2, advisory 1, indeterminate 1" in result.stderr
     with unit_of_work_factory(any_db_url)() as uow:
         stored = uow.duties.findings(1)
         rejects = uow.conn.execute(text("select file, line, session_id from rejects")).all()
@@ -88,7 +89,17 @@ def test_an_advisory_gates_only_with_duty_advisory(sqlite_url, tmp_path):
         if '"paigow-points"' not in line and '"consumption"' not in line
     ]
     config.write_text("\n".join(held) + "\n", encoding="utf-8")
-    only = (DOUNIU, "--platform-config", str(config), "--as-of", "2026-03-31", "--format", "jsonl")
+    one = tmp_path / "one.jsonl"  # one session: no service gap
+    one.write_text((SAMPLES / "douniu.jsonl").read_text("utf-8").splitlines()[0] + "\n", "utf-8")
+    only = (
+        str(one),
+        "--platform-config",
+        str(config),
+        "--as-of",
+        "2026-03-31",
+        "--format",
+        "jsonl",
+    )
     result = invoke(sqlite_url, "audit", *only, "--fail-on", "duty")
     assert [
         (d["severity"], d["status"]) for d in duty_lines(result.stdout) if d["status"] == "breached"
@@ -141,6 +152,7 @@ def test_sarif_of_a_duty_run_validates_and_levels_follow_the_severity(sqlite_url
     assert levels == {
         ("violation", "breached", "error"),
         ("advisory", "breached", "note"),
+        ("signal", "breached", "warning"),
         ("violation", "indeterminate", "warning"),
     }
     assert {r["properties"]["format"] for r in duty} == {FORMAT_2}

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from datetime import date
 
 from compliance.domain.duties.collect import Collector
+from compliance.domain.duties.currency import Currency
 from compliance.domain.duties.hours import Hours, Play
 from compliance.domain.duties.payments import Payments
 from compliance.domain.duties.points import Points
 from compliance.domain.duties.retention import judge_retention
 from compliance.domain.duties.rows import Duty, DutyBook
+from compliance.domain.duties.service import ServiceDays
 from compliance.domain.findings import DutyFinding
 from compliance.logs.platform_records import (
     Account,
@@ -33,8 +35,17 @@ from compliance.logs.platform_records import (
 
 __all__ = ["DutyAudit", "DutyOptions", "Play"]
 
-NEEDS_ACCOUNTS = ("unverified_play", "guest_rules", "minor_hours", "minor_payments")
-NEEDS_LEDGER = ("minor_payments", "recharge_cap", "point_caps")
+NEEDS_ACCOUNTS = ("unverified_play", "guest_rules", "minor_hours", "minor_payments", "minor_trades")
+NEEDS_LEDGER = (
+    "minor_payments",
+    "minor_trades",
+    "cash_out",
+    "transfers",
+    "unbought_currency",
+    "paid_draws",
+    "recharge_cap",
+    "point_caps",
+)
 NEEDS_CONFIG = ("point_caps", "retention")
 
 
@@ -92,9 +103,13 @@ class DutyAudit:
         caps = self.config.caps if self.config is not None else None
         self.payments = Payments(book, self.accounts, caps, self.collect, options.per_account)
         self.points = Points(book, self.config.modes if self.config else None, self.collect)
+        features = self.config.features if self.config is not None else None
+        self.currency = Currency(book, self.accounts, features, self.collect)
+        self.service = ServiceDays(book, self.collect)
 
     def play(self, p: Play) -> None:
         self.platforms.add(p.platform)
+        self.service.see(p.platform, p.start)
         if self.accounts_given:
             self.hours.play(p)
 
@@ -104,12 +119,15 @@ class DutyAudit:
             self.draws_seen.add(e.platform)
         self.payments.see(e)
         self.points.see(e)
+        self.currency.see(e)
 
     def finish(self) -> list[DutyFinding]:
         self.hours.finish()
         self.payments.finish()
         self.points.finish()
         self.points.configured(self.options.today)
+        self.currency.finish(self.config.draws if self.config is not None else set())
+        self.service.finish()
         if self.config is not None:
             for platform in sorted(self.platforms):
                 if not any(p == platform for p, _ in self.config.modes):

@@ -24,8 +24,14 @@ CHECKS: dict[str, tuple[int, str]] = {
     "guest_rules": (2, "游客模式 guest-mode rules"),
     "minor_hours": (5, "未成年人时段 minors' hours"),
     "minor_payments": (6, "未成年人充值限额 minors' payment caps"),
+    "minor_trades": (7, "未成年人交易与抽奖 minors in trades and draws"),
+    "cash_out": (8, "兑现 cash-out paths from points or currency"),
     "point_caps": (10, "输赢积分上限 per-round and per-day point caps"),
+    "transfers": (11, "用户间转移 transfers between users"),
+    "unbought_currency": (12, "非法币发行的虚拟货币 currency not bought with money"),
+    "paid_draws": (14, "付费随机抽取 paid random draws"),
     "recharge_cap": (15, "单次充值上限与确认 single-recharge cap and confirmations"),
+    "service_gaps": (16, "服务中断 service interruptions of 30 days"),
     "retention": (21, "记录留存 record retention"),
 }
 """The checks built so far, by code: (number in the research note's §7, label)."""
@@ -87,6 +93,14 @@ RULE_FIGURES: dict[str, tuple[str, ...]] = {
     "per_round": (),
     "per_day": (),
     "days": ("days",),
+    "minor_event": ("types",),
+    "outflow": ("types",),
+    "points_transfer": ("currency",),
+    "currency_transfer": (),
+    "grant": (),
+    "paid_draw": (),
+    "odds_published": (),
+    "gap": ("days",),
     "months": ("months",),
 }
 """What a row's `rule` figure selects within its check, and the figures it needs."""

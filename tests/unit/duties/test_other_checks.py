@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 
+from compliance.domain.duties.engine import NEEDS_ACCOUNTS, NEEDS_CONFIG, NEEDS_LEDGER
+from compliance.domain.duties.rows import CHECKS
 from tests.unit.duties.builders import (
     account,
     at,
@@ -261,15 +263,10 @@ def test_a_check_whose_input_is_not_given_is_indeterminate_never_held():
     found, statuses = run(plays=[play("2022-03-01 12:00")], with_accounts=False, ledger=False)
     missing = {(f.check, f.missing) for f in found}
     assert missing == {
-        ("unverified_play", "accounts"),
-        ("guest_rules", "accounts"),
-        ("minor_hours", "accounts"),
-        ("minor_payments", "accounts"),
-        ("minor_payments", "ledger"),
-        ("recharge_cap", "ledger"),
-        ("point_caps", "ledger"),
-        ("point_caps", "platform-config"),
-        ("retention", "platform-config"),
+        *((c, "accounts") for c in NEEDS_ACCOUNTS),
+        *((c, "ledger") for c in NEEDS_LEDGER),
+        *((c, "platform-config") for c in NEEDS_CONFIG),
     }
+    assert {c for c, _ in missing} == set(CHECKS) - {"service_gaps"}  # sessions suffice
     assert set(statuses.values()) == {"indeterminate"}
     assert all(f.status == "indeterminate" and f.reason for f in found)
