@@ -57,10 +57,19 @@ def local_day(at: datetime) -> date:
     return local(at).date()
 
 
+def month_of(day: date) -> str:
+    """`YYYY-MM`, the period a month's findings are gathered under."""
+    return f"{day.year:04d}-{day.month:02d}"
+
+
 def age_at(birth: date, at: datetime) -> int:
     """周岁: whole years from the birth date to the local (Beijing) day of `at`; one born on
     29 February turns a year older on 1 March of a common year."""
-    day = local_day(at)
+    return age_on(birth, local_day(at))
+
+
+def age_on(birth: date, day: date) -> int:
+    """周岁 on a Beijing day."""
     return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
 
 

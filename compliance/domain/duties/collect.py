@@ -6,7 +6,6 @@ events behind it (at most `SAMPLE`), never every event.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -88,7 +87,7 @@ class Collector:
 
     def __init__(self) -> None:
         self.breaches: dict[tuple[str, str, str, str], Breach] = {}
-        self.unknown: dict[tuple[str, str, str], Counter] = {}
+        self.unknown: dict[tuple[str, str, str], int] = {}
         self.reasons: dict[tuple[str, str, str], str] = {}
         self.checked: set[tuple[str, str]] = set()  # (check, platform) with inputs to judge
 
@@ -102,19 +101,15 @@ class Collector:
     def cannot(self, check: str, platform: str, missing: str, reason: str, n: int = 1) -> None:
         """One more case of `check` on `platform` that `missing` keeps from being decided."""
         key = (check, platform, missing)
-        self.unknown.setdefault(key, Counter())["n"] += n
+        self.unknown[key] = self.unknown.get(key, 0) + n
         self.reasons[key] = reason
 
     def findings(self, duties: dict[str, Duty]) -> Iterator[DutyFinding]:
         for key in sorted(self.breaches):
             yield self.breaches[key].finding()
-        for (check, platform, missing), counter in sorted(self.unknown.items()):
+        for (check, platform, missing), n in sorted(self.unknown.items()):
             yield indeterminate(
-                duties[check],
-                platform,
-                missing,
-                self.reasons[(check, platform, missing)],
-                counter["n"],
+                duties[check], platform, missing, self.reasons[(check, platform, missing)], n
             )
 
     def statuses(self) -> dict[str, str]:

@@ -8,9 +8,10 @@ breach is gathered per account and month; nothing is held per event.
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
-from compliance.domain.duties.calendar import age_at, local_day
+from compliance.domain.duties.calendar import age_on, month_of
 from compliance.domain.duties.collect import Collector, event
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.logs.platform_records import Account, Features, LedgerEvent
@@ -35,8 +36,8 @@ class Currency:
         self.book, self.accounts, self.features, self.collect = book, accounts, features, collect
         self.draws: dict[str, tuple[Duty, str]] = {}  # platform → an odds row and a month
 
-    def see(self, e: LedgerEvent) -> None:
-        day = local_day(e.at)
+    def see(self, e: LedgerEvent, day: date) -> None:
+        """One event; `day` its Beijing day."""
         if e.type in ("withdrawal", "redemption"):
             self._outflow(e, day)
         elif e.type == "transfer":
@@ -59,7 +60,7 @@ class Currency:
             duty,
             e.platform,
             f"account:{e.account}",
-            day.strftime("%Y-%m"),
+            month_of(day),
             metric=metric,
             boundary=boundary,
             cap=Decimal(0),
@@ -107,13 +108,13 @@ class Currency:
         if paid:
             self._flag("paid_draws", "paid_draw", e, day, "paid_draws", "no random draw for money")
         for duty in self.book.in_force("paid_draws", "odds_published", day):
-            self.draws.setdefault(e.platform, (duty, day.strftime("%Y-%m")))
+            self.draws.setdefault(e.platform, (duty, month_of(day)))
 
     def _minor(self, e: LedgerEvent, day) -> None:
         account = self.accounts.get((e.platform, e.account))
         if account is None or account.birth_date is None:
             return
-        if age_at(account.birth_date, e.at) >= 18:
+        if age_on(account.birth_date, day) >= 18:
             return
         for duty in self.book.in_force("minor_trades", "minor_event", day):
             self.collect.checked.add(("minor_trades", e.platform))

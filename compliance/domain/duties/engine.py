@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
+from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.currency import Currency
 from compliance.domain.duties.hours import Hours, Play
@@ -117,9 +118,10 @@ class DutyAudit:
         self.platforms.add(e.platform)
         if e.type == "draw":
             self.draws_seen.add(e.platform)
-        self.payments.see(e)
-        self.points.see(e)
-        self.currency.see(e)
+        day = local_day(e.at)
+        self.payments.see(e, day)
+        self.points.see(e, day)
+        self.currency.see(e, day)
 
     def finish(self) -> list[DutyFinding]:
         self.hours.finish()

@@ -10,15 +10,20 @@ person key), or of one account with `per_account`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 
-from compliance.domain.duties.calendar import age_at, local_day
+from compliance.domain.duties.calendar import age_on, month_of
 from compliance.domain.duties.collect import Collector, event
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.domain.findings import DutyEvent
 from compliance.logs.platform_records import Account, LedgerEvent, RechargeCap
 
 PAYMENTS = frozenset({"recharge", "room_card_purchase", "draw"})
+
+
+def _event(e: LedgerEvent) -> DutyEvent:
+    return event(e.id, e.at, e.type, e.yuan, e.units)
 
 
 def is_payment(e: LedgerEvent) -> bool:
@@ -45,20 +50,19 @@ class Payments:
         self.book, self.accounts, self.caps, self.collect = book, accounts, caps, collect
         self.per_account = per_account
         self.months: dict[tuple[str, str, str], Month] = {}
-        self.pending: dict[tuple[str, str], tuple[Duty, str, DutyEvent]] = {}
+        self.pending: dict[tuple[str, str], tuple[Duty, str, LedgerEvent]] = {}
         self.confirmed: set[tuple[str, str]] = set()
 
-    def see(self, e: LedgerEvent) -> None:
+    def see(self, e: LedgerEvent, day: date) -> None:
+        """One event; `day` its Beijing day."""
         if e.type == "confirmation":
             if e.ref is not None and self.pending.pop((e.platform, e.ref), None) is None:
                 self.confirmed.add((e.platform, e.ref))
             return
         if not is_payment(e):
             return
-        day = local_day(e.at)
-        ev = event(e.id, e.at, e.type, e.yuan, e.units)
-        self._confirmation(e, day, ev)
-        self._cap(e, day, ev)
+        self._confirmation(e, day)
+        self._cap(e, day)
         account = self.accounts.get((e.platform, e.account))
         self.collect.checked.add(("minor_payments", e.platform))
         if account is None:
@@ -76,13 +80,13 @@ class Payments:
                     duty,
                     e.platform,
                     f"account:{e.account}",
-                    day.strftime("%Y-%m"),
+                    month_of(day),
                     metric="guest_payments_yuan",
                     boundary="no payment in guest mode",
                     cap=Decimal(0),
                     account=e.account,
                 )
-                b.see(e.yuan, ev, "sum")
+                b.see(e.yuan, _event(e), "sum")
         if account.birth_date is None:
             self.collect.cannot(
                 "minor_payments",
@@ -91,11 +95,11 @@ class Payments:
                 "payments by accounts without a birth date (a minor cannot be told)",
             )
             return
-        self._minor(e, account, day, ev)
+        self._minor(e, account, day)
 
-    def _minor(self, e: LedgerEvent, account: Account, day, ev: DutyEvent) -> None:
+    def _minor(self, e: LedgerEvent, account: Account, day) -> None:
         assert account.birth_date is not None and e.yuan is not None
-        age = age_at(account.birth_date, e.at)
+        age = age_on(account.birth_date, day)
         if age >= 18:
             return
         whose = (
@@ -103,7 +107,7 @@ class Payments:
             if account.person and not self.per_account
             else f"account:{e.account}"
         )
-        month = day.strftime("%Y-%m")
+        month = month_of(day)
         state = self.months.setdefault((e.platform, whose, month), Month())
         state.total += e.yuan
         common = {"account": e.account, "person": account.person}
@@ -119,7 +123,7 @@ class Payments:
                     cap=Decimal(0),
                     **common,
                 )
-                b.see(e.yuan, ev, "sum")
+                b.see(e.yuan, _event(e), "sum")
         for duty in self.book.in_force("minor_payments", "per_payment", day):
             if duty.figure("age_from") <= age < duty.figure("age_to") and e.yuan > duty.figure(
                 "yuan"
@@ -135,7 +139,7 @@ class Payments:
                     cap=duty.figure("yuan"),
                     **common,
                 )
-                b.see(e.yuan, ev)
+                b.see(e.yuan, _event(e))
                 b.detail = f"{b.count} payments over the cap (largest {b.value} yuan, age {age})"
         for duty in self.book.in_force("minor_payments", "per_month", day):
             if not duty.figure("age_from") <= age < duty.figure("age_to"):
@@ -154,20 +158,20 @@ class Payments:
                 **common,
             )
             state.breached.add(duty.id)
-            b.see(None, ev)
+            b.see(None, _event(e))
             b.value = state.total
             b.detail = f"the month's payments while a minor come to {state.total} yuan"
 
-    def _confirmation(self, e: LedgerEvent, day, ev: DutyEvent) -> None:
+    def _confirmation(self, e: LedgerEvent, day) -> None:
         for duty in self.book.in_force("recharge_cap", "confirmation", day):
             self.collect.checked.add(("recharge_cap", e.platform))
             key = (e.platform, e.id)
             if key in self.confirmed:
                 self.confirmed.discard(key)
             else:
-                self.pending[key] = (duty, day.strftime("%Y-%m"), ev)
+                self.pending[key] = (duty, month_of(day), e)
 
-    def _cap(self, e: LedgerEvent, day, ev: DutyEvent) -> None:
+    def _cap(self, e: LedgerEvent, day) -> None:
         if e.type != "recharge":
             return
         for duty in self.book.in_force("recharge_cap", "cap", day):
@@ -191,17 +195,17 @@ class Payments:
                     duty,
                     e.platform,
                     f"account:{e.account}",
-                    day.strftime("%Y-%m"),
+                    month_of(day),
                     metric="recharge_yuan",
                     boundary=f"at most {cap.yuan} yuan a recharge",
                     cap=cap.yuan,
                     account=e.account,
                 )
-                b.see(e.yuan, ev)
+                b.see(e.yuan, _event(e))
 
     def finish(self) -> None:
         """Payments left without a confirmation are breaches, per platform and month."""
-        for (platform, _), (duty, month, ev) in sorted(self.pending.items()):
+        for (platform, _), (duty, month, e) in sorted(self.pending.items()):
             b = self.collect.breach(
                 duty,
                 platform,
@@ -211,6 +215,6 @@ class Payments:
                 boundary="a confirmation at every payment",
                 cap=Decimal(0),
             )
-            b.see(Decimal(1), ev, "sum")
+            b.see(Decimal(1), _event(e), "sum")
             b.detail = f"{b.count} payments with no confirmation event"
         self.pending.clear()

@@ -12,7 +12,7 @@ from collections import defaultdict
 from datetime import date
 from decimal import Decimal
 
-from compliance.domain.duties.calendar import local_day
+from compliance.domain.duties.calendar import month_of
 from compliance.domain.duties.collect import Collector, event
 from compliance.domain.duties.rows import DutyBook
 from compliance.domain.findings import DutyEvent
@@ -52,7 +52,8 @@ class Points:
                     b.see(Decimal(len(lacking)), None)
                     b.detail = f"mode {name} has no {' and no '.join(lacking)}"
 
-    def see(self, e: LedgerEvent) -> None:
+    def see(self, e: LedgerEvent, day: date) -> None:
+        """One event; `day` its Beijing day."""
         if e.type != "settlement" or e.units is None:
             return
         self.collect.checked.add(("point_caps", e.platform))
@@ -75,7 +76,6 @@ class Points:
             return
         if not mode.stakes_points:
             return
-        day = local_day(e.at)
         swing = abs(e.units)
         ev = event(e.id, e.at, e.type, None, e.units)
         if mode.round_cap is not None and swing > mode.round_cap:
@@ -84,7 +84,7 @@ class Points:
                     duty,
                     e.platform,
                     f"account:{e.account}",
-                    day.strftime("%Y-%m"),
+                    month_of(day),
                     metric="round_points",
                     boundary=f"at most {mode.round_cap} points a round in {mode.mode}",
                     cap=Decimal(mode.round_cap),
@@ -105,7 +105,7 @@ class Points:
                     duty,
                     platform,
                     f"account:{account}",
-                    day.strftime("%Y-%m"),
+                    month_of(day),
                     metric="day_points",
                     boundary=f"at most {mode.day_cap} points a day in {name}",
                     cap=Decimal(mode.day_cap),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from functools import cached_property
 
 VIOLATION = "violation"
 SIGNAL = "signal"
@@ -65,8 +66,19 @@ class Duty:
         )
 
     def figure(self, name: str) -> Decimal:
-        """A numeric figure of the row (RulesError at load time if absent: `needs`)."""
-        return Decimal(str(self.figures[name]))
+        """A numeric figure of the row (`rules check` holds that a row has those its rule
+        needs)."""
+        return self._numbers[name]
+
+    @cached_property
+    def _numbers(self) -> dict[str, Decimal]:
+        out = {}
+        for key, value in self.figures.items():
+            try:
+                out[key] = Decimal(str(value))
+            except ArithmeticError:
+                continue
+        return out
 
     def text(self, name: str) -> str:
         return str(self.figures[name])
@@ -111,6 +123,9 @@ class DutyBook:
     """Every duty row, as loaded once per run."""
 
     duties: list[Duty] = field(default_factory=list)
+    _by_day: dict[tuple[str, str, date], list[Duty]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def rows(self, check: str, rule: str | None = None) -> list[Duty]:
         return [
@@ -120,7 +135,13 @@ class DutyBook:
         ]
 
     def in_force(self, check: str, rule: str, day: date) -> list[Duty]:
-        return [d for d in self.rows(check, rule) if d.in_force(day)]
+        """The rows of a check's rule in force on a day (remembered per day: a ledger asks
+        the same few thousand days again and again)."""
+        key = (check, rule, day)
+        found = self._by_day.get(key)
+        if found is None:
+            found = self._by_day[key] = [d for d in self.rows(check, rule) if d.in_force(day)]
+        return found
 
     def problems(self) -> list[str]:
         """What is wrong with the rows: unknown checks or severities, dates out of

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, time
 from decimal import Decimal
 
-from compliance.domain.duties.calendar import at_local, local_day
+from compliance.domain.duties.calendar import at_local, local_day, month_of
 from compliance.domain.duties.collect import Collector, event
 from compliance.domain.duties.rows import DutyBook
 
@@ -34,7 +34,7 @@ class ServiceDays:
                         duty,
                         platform,
                         f"platform:{platform}",
-                        after.strftime("%Y-%m"),
+                        month_of(after),
                         metric="days_without_service",
                         boundary=f"an interruption of {duty.text('days')} days is termination",
                         cap=duty.figure("days"),
