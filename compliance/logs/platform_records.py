@@ -61,13 +61,15 @@ class Verification(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 
 class Account(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """账户: one account; `person` a digest of the real-name identity, so one person's
-    accounts can be summed; `id` the player id of the session logs."""
+    accounts can be summed; `real_name` a digest of the verified name alone, made as the
+    ledger's `payer` is (check 3); `id` the player id of the session logs."""
 
     format: Literal["accounts/1"]
     platform: Platform
     id: Id
     kind: Literal["player", "agent", "guest"] = "player"
     person: Digest | None = None
+    real_name: Digest | None = None
     verification: Verification | None = None
     birth_date: date | None = None
     devices: Annotated[list[Id], msgspec.Meta(max_length=MAX_DEVICES)] = []

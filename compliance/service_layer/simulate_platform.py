@@ -186,6 +186,14 @@ def _inject(w: _Writer, rng, sessions, players, first: datetime, count: int, log
         log.injected.append(("transfer-points-2007", f"account:{big}"))
         w.event(big, "grant", day, units=100, currency="diamond")
         log.injected.append(("grant-currency-2009", f"account:{big}"))
+        by_id_big = w.accounts[-1]
+        by_id_big["real_name"] = f"name-{big}"
+        paid = w.event(
+            big, "recharge", day, yuan="10", units=50, currency="diamond", payer="name-someone-else"
+        )
+        w.event(big, "confirmation", day, ref=paid)
+        log.injected.append(("payer-name-signal", f"account:{big}"))
+        log.injected.append(("unit-price-2009", "currency:diamond"))
         w.event(minor, "draw", day, yuan="6", result="prize")
         log.injected.append(("paid-draw-2009", f"account:{minor}"))
         log.injected.append(("minor-trades-draft-2023", f"account:{minor}"))

@@ -44,7 +44,8 @@ EXPECTED = {
     ("recharge-confirmation-2016", "platform:demo-platform"),
     ("retain-consumption-2016", "records:consumption"),
     ("retain-recharges-draft-2023", "records:recharges"),
-    ("service-gap-2009", "platform:demo-platform"),  # 2016-02-03 → 2025-12-31 → 2026-03-01
+    ("service-gap-2009", "platform:demo-platform"),
+    ("payer-name-signal", "account:hn4"),  # 2016-02-03 → 2025-12-31 → 2026-03-01
 }
 
 
@@ -68,7 +69,7 @@ def test_the_samples_injected_breaches_are_found_stored_and_gate_the_run(any_db_
     month = next(d for d in duties if d["duty"] == "minor-pay-8-16-month-2019")
     assert (month["value"], month["cap"], month["date"]) == (200.01, 200, "2026-03")
     assert "duties: 27 records read, 2 rejected" in result.stderr
-    assert "findings: violation 10, signal 2, advisory 1, indeterminate 1" in result.stderr
+    assert "findings: violation 10, signal 3, advisory 1, indeterminate 1" in result.stderr
     with unit_of_work_factory(any_db_url)() as uow:
         stored = uow.duties.findings(1)
         rejects = uow.conn.execute(text("select file, line, session_id from rejects")).all()

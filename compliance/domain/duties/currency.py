@@ -35,6 +35,7 @@ class Currency:
     ):
         self.book, self.accounts, self.features, self.collect = book, accounts, features, collect
         self.draws: dict[str, tuple[Duty, str]] = {}  # platform → an odds row and a month
+        self.prices: dict[tuple[str, str], Decimal] = {}  # (platform, currency) → first price
 
     def see(self, e: LedgerEvent, day: date) -> None:
         """One event; `day` its Beijing day."""
@@ -44,6 +45,8 @@ class Currency:
             self._transfer(e, day)
         elif e.type == "grant":
             self._flag("unbought_currency", "grant", e, day, "granted", "only for fiat money")
+        elif e.type == "recharge":
+            self._price(e, day)
         if e.type == "draw":
             self._draw(e, day)
         if e.type in ("transfer", "draw"):
@@ -102,6 +105,28 @@ class Currency:
                 )
             elif not feature.transfers:
                 self._breach(duty, e, day, "currency_transferred", "transfers are no feature")
+
+    def _price(self, e: LedgerEvent, day) -> None:
+        """Check 13: a recharge whose yuan per unit differs from the currency's first."""
+        if e.yuan is None or not e.units or e.currency is None:
+            return
+        for duty in self.book.in_force("unit_price", "price_drift", day):
+            self.collect.checked.add(("unit_price", e.platform))
+            price = (e.yuan / e.units).quantize(Decimal("0.0001"))
+            first = self.prices.setdefault((e.platform, e.currency), price)
+            if price == first:
+                continue
+            b = self.collect.breach(
+                duty,
+                e.platform,
+                f"currency:{e.currency}",
+                month_of(day),
+                metric="yuan_per_unit",
+                boundary=f"the first price seen, {first} yuan a unit",
+                cap=first,
+            )
+            b.see(price, event(e.id, e.at, e.type, e.yuan, e.units), "max")
+            b.detail = f"{b.count} recharges at another unit price (first {first})"
 
     def _draw(self, e: LedgerEvent, day) -> None:
         paid = (e.yuan is not None and e.yuan > 0) or (e.units is not None and e.units > 0)

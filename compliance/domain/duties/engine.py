@@ -36,13 +36,22 @@ from compliance.logs.platform_records import (
 
 __all__ = ["DutyAudit", "DutyOptions", "Play"]
 
-NEEDS_ACCOUNTS = ("unverified_play", "guest_rules", "minor_hours", "minor_payments", "minor_trades")
+NEEDS_ACCOUNTS = (
+    "unverified_play",
+    "guest_rules",
+    "payer_name",
+    "minor_hours",
+    "minor_payments",
+    "minor_trades",
+)
 NEEDS_LEDGER = (
+    "payer_name",
     "minor_payments",
     "minor_trades",
     "cash_out",
     "transfers",
     "unbought_currency",
+    "unit_price",
     "paid_draws",
     "recharge_cap",
     "point_caps",

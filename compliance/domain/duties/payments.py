@@ -73,6 +73,7 @@ class Payments:
                 "payments by accounts not in the accounts file (age unknown)",
             )
             return
+        self._payer(e, account, day)
         if account.kind == "guest":
             for duty in self.book.in_force("guest_rules", "guest_payment", day):
                 self.collect.checked.add(("guest_rules", e.platform))
@@ -161,6 +162,34 @@ class Payments:
             b.see(None, _event(e))
             b.value = state.total
             b.detail = f"the month's payments while a minor come to {state.total} yuan"
+
+    def _payer(self, e: LedgerEvent, account: Account, day) -> None:
+        """Check 3: a payment whose payer's name digest differs from the account's."""
+        if e.payer is None:
+            return
+        for duty in self.book.in_force("payer_name", "payer_match", day):
+            self.collect.checked.add(("payer_name", e.platform))
+            if account.real_name is None:
+                self.collect.cannot(
+                    "payer_name",
+                    e.platform,
+                    "real_name",
+                    "payments with a payer by accounts without a real-name digest",
+                )
+            elif e.payer != account.real_name:
+                b = self.collect.breach(
+                    duty,
+                    e.platform,
+                    f"account:{e.account}",
+                    month_of(day),
+                    metric="payments_by_others_yuan",
+                    boundary="the payer is the account holder",
+                    cap=None,
+                    account=e.account,
+                    person=account.person,
+                )
+                b.see(e.yuan, _event(e), "sum")
+                b.detail = f"{b.count} payments by a payer other than the account holder"
 
     def _confirmation(self, e: LedgerEvent, day) -> None:
         for duty in self.book.in_force("recharge_cap", "confirmation", day):

@@ -23,6 +23,7 @@ SEVERITIES = (ADVISORY, SIGNAL, VIOLATION)
 CHECKS: dict[str, tuple[int, str]] = {
     "unverified_play": (1, "未实名游戏 play without real-name verification"),
     "guest_rules": (2, "游客模式 guest-mode rules"),
+    "payer_name": (3, "付款人与实名 payer against the account's real name"),
     "minor_hours": (5, "未成年人时段 minors' hours"),
     "minor_payments": (6, "未成年人充值限额 minors' payment caps"),
     "minor_trades": (7, "未成年人交易与抽奖 minors in trades and draws"),
@@ -30,6 +31,7 @@ CHECKS: dict[str, tuple[int, str]] = {
     "point_caps": (10, "输赢积分上限 per-round and per-day point caps"),
     "transfers": (11, "用户间转移 transfers between users"),
     "unbought_currency": (12, "非法币发行的虚拟货币 currency not bought with money"),
+    "unit_price": (13, "单价变动 unit-price drift"),
     "paid_draws": (14, "付费随机抽取 paid random draws"),
     "recharge_cap": (15, "单次充值上限与确认 single-recharge cap and confirmations"),
     "service_gaps": (16, "服务中断 service interruptions of 30 days"),
@@ -113,6 +115,8 @@ RULE_FIGURES: dict[str, tuple[str, ...]] = {
     "paid_draw": (),
     "odds_published": (),
     "gap": ("days",),
+    "payer_match": (),
+    "price_drift": (),
     "months": ("months",),
 }
 """What a row's `rule` figure selects within its check, and the figures it needs."""

@@ -107,3 +107,33 @@ def test_30_days_without_a_session_is_a_service_gap_and_29_is_not():
 
     assert gaps("2022-03-01", "2022-03-31") == []  # 29 days between
     assert gaps("2022-03-01", "2022-04-01") == [("service-gap-2009", Decimal(30), "signal")]
+
+
+def test_a_payer_other_than_the_account_holder_is_a_signal():
+    named = account(birth=date(1990, 1, 1))
+    named = named.__class__(
+        **{**{f: getattr(named, f) for f in named.__struct_fields__}, "real_name": "n1"}
+    )
+    same = ev("e1", "recharge", yuan=Decimal(6), units=60, currency="diamond", payer="n1")
+    other = ev("e1", "recharge", yuan=Decimal(6), units=60, currency="diamond", payer="n2")
+    assert found([same], [named], check="payer_name") == []
+    got, _ = run([named], events=[other])
+    [f] = [f for f in breaches(got) if f.check == "payer_name"]
+    assert (f.duty, f.severity, f.value) == ("payer-name-signal", "signal", Decimal(6))
+    unnamed, _ = run([ADULT], events=[other])
+    assert [f.missing for f in unnamed if f.check == "payer_name"] == ["real_name"]
+
+
+def test_a_recharge_at_another_unit_price_is_a_signal():
+    first = ev("e1", "recharge", yuan=Decimal(6), units=60, currency="diamond")
+    same = ev("e2", "recharge", yuan=Decimal(30), units=300, currency="diamond")
+    cheaper = ev("e3", "recharge", yuan=Decimal(30), units=330, currency="diamond")
+    assert found([first, same], check="unit_price") == []
+    got, _ = run([ADULT], events=[first, same, cheaper])
+    [f] = [f for f in breaches(got) if f.check == "unit_price"]
+    assert (f.subject, f.value, f.cap, f.events[0].id) == (
+        "currency:diamond",
+        Decimal("0.0909"),
+        Decimal("0.1000"),
+        "e3",
+    )
