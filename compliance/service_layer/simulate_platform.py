@@ -188,10 +188,10 @@ def _inject(w: _Writer, rng, sessions, players, first: datetime, count: int, log
         log.injected.append(("grant-currency-2009", f"account:{big}"))
         by_id_big = w.accounts[-1]
         by_id_big["real_name"] = f"name-{big}"
-        paid = w.event(
+        drift = w.event(
             big, "recharge", day, yuan="10", units=50, currency="diamond", payer="name-someone-else"
         )
-        w.event(big, "confirmation", day, ref=paid)
+        w.event(big, "confirmation", day, ref=drift)
         log.injected.append(("payer-name-signal", f"account:{big}"))
         log.injected.append(("unit-price-2009", "currency:diamond"))
         w.event(minor, "draw", day, yuan="6", result="prize")
