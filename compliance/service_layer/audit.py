@@ -323,7 +323,15 @@ def _duties(
         on_finding(finding)
 
     duties = audit_duties(
-        uow, run_id, inputs, names, options.duties, today, options.max_line_bytes, found
+        uow,
+        run_id,
+        inputs,
+        names,
+        options.duties,
+        today,
+        options.max_line_bytes,
+        found,
+        options.strict,
     )
     summary.duties = duties
     summary.rejects += duties.rejects

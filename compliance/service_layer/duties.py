@@ -19,6 +19,7 @@ from compliance.domain.duties.engine import DutyAudit, DutyOptions, Play
 from compliance.domain.duties.rows import DutyBook
 from compliance.domain.findings import DutyFinding
 from compliance.dutydata import duties_path, load_duties
+from compliance.errors import LogError
 from compliance.logs.platform_reader import Record, read_records
 from compliance.logs.platform_records import ACCOUNTS, CONFIG, LEDGER
 from compliance.logs.reader import Located, Reject, read_sessions
@@ -89,9 +90,11 @@ def audit_duties(
     today: date,
     max_line_bytes: int,
     on_finding: Callable[[DutyFinding], None],
+    strict: bool = False,
 ) -> DutySummary:
     """Check the duties on the inputs and the run's sessions; store and pass on the
-    findings; the rejects of the records are stored with the run."""
+    findings; the rejects of the records are stored with the run (with `strict`, the
+    first one stops the run with LogError, as a session's does)."""
     book = ensure_duties(uow)
     summary = DutySummary()
     rejects: list[Reject] = []
@@ -99,7 +102,8 @@ def audit_duties(
     def records(path: str | None, kind: str) -> Iterator[Any] | None:
         if path is None:
             return None
-        return _decoded(uow, run_id, read_records(path, kind, max_line_bytes), summary, rejects)
+        items = read_records(path, kind, max_line_bytes)
+        return _decoded(uow, run_id, items, summary, rejects, strict)
 
     accounts = records(inputs.accounts, ACCOUNTS)
     config = records(inputs.config, CONFIG)
@@ -137,8 +141,11 @@ def _decoded(
     items: Iterator[Record[Any] | Reject],
     summary: DutySummary,
     rejects: list[Reject],
+    strict: bool,
 ) -> Iterator[Any]:
     for item in items:
+        if isinstance(item, Reject) and strict:
+            raise LogError(item.describe())
         if isinstance(item, Reject):
             summary.rejects += 1
             if len(summary.reject_list) < 100:

@@ -193,3 +193,26 @@ def test_the_readings_are_recorded_with_the_run(sqlite_url, flag):
     options = json.loads(options) if isinstance(options, str) else options
     key = "per_account" if flag == "--duty-per-account" else "adjusted_closed"
     assert options["duties"][key] is True
+
+
+def test_strict_stops_at_a_bad_record_line(sqlite_url):
+    result = invoke(
+        sqlite_url, "audit", DOUNIU, "--accounts", str(PLATFORM / "accounts.jsonl"), "--strict"
+    )
+    assert result.exit_code == 1
+    assert "accounts.jsonl:8 record bad-zone: verification.at has no time zone" in result.stderr
+
+
+def test_workers_give_the_serial_runs_duty_findings(sqlite_url, tmp_path):
+    serial = invoke(sqlite_url, "audit", DOUNIU, *INPUTS, "--format", "jsonl")
+    pooled = invoke(
+        f"sqlite:///{tmp_path / 'pool.db'}",
+        "audit",
+        DOUNIU,
+        *INPUTS,
+        "--format",
+        "jsonl",
+        "--workers",
+        "2",
+    )
+    assert duty_lines(pooled.stdout) == duty_lines(serial.stdout) != []
