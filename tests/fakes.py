@@ -129,6 +129,9 @@ class FakeDuties:
     def findings(self, run_id):
         return list(self.stored.get(run_id, []))
 
+    def statuses(self, run_id):
+        return None
+
 
 class FakeUnitOfWork:
     def __init__(self, book: RuleBook | None = None):

@@ -14,13 +14,14 @@ import msgspec
 from sqlalchemy import Connection, func, insert, select
 
 from compliance.db import trail
-from compliance.db.models import DutyFindingRow, DutyRow, table_of
+from compliance.db.models import AuditRunRow, DutyFindingRow, DutyRow, table_of
 from compliance.db.rulestore import upsert
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.domain.findings import DutyFinding
 
 DUTIES = table_of(DutyRow)
 FINDINGS = table_of(DutyFindingRow)
+RUNS = table_of(AuditRunRow)
 
 
 def _row(d: Duty) -> dict[str, Any]:
@@ -90,6 +91,12 @@ class SqlDutiesRepository:
         ]
         if rows:
             self.conn.execute(insert(FINDINGS), rows)
+
+    def statuses(self, run_id: int) -> dict[str, str] | None:
+        """Each check's status as the run summed it, or None: the run checked no duties."""
+        summary = self.conn.execute(select(RUNS.c.summary).where(RUNS.c.id == run_id)).scalar()
+        duties = (summary or {}).get("duties")
+        return None if duties is None else dict(duties.get("checks", {}))
 
     def findings(self, run_id: int) -> list[DutyFinding]:
         query = select(FINDINGS.c.payload).where(FINDINGS.c.run_id == run_id)

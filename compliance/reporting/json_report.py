@@ -16,59 +16,64 @@ _encoder = msgspec.json.Encoder(decimal_format="number")
 
 def as_dict(report: Report) -> dict[str, Any]:
     """Summary, filters and aggregates; `findings` is left empty for `json_chunks` to fill."""
-    return {
-        "format": "compliance-report/1",
-        "disclaimer": "This report informs; it is not legal advice. 本报告仅供参考，不构成法律意见。",
-        "generated_at": report.generated_at.isoformat(),
-        "filters": report.query.describe(),
-        "runs": [
-            {
-                "id": r.id,
-                "started_at": r.started_at.isoformat() if r.started_at else None,
-                "files": list(r.files),
-                "sessions": r.sessions,
-                "rejects": r.rejects,
-                "finished": r.finished,
-            }
-            for r in report.runs
-        ],
-        "reaudited": {str(run): n for run, n in report.reaudited.items()},
-        "headline": report.headline.as_dict(),
-        "summary": {
-            "sessions": report.sessions,
-            "rejects": report.rejects,
-            "players": report.players,
-            "findings": dict(report.kinds),
-            "tiers": dict(report.tiers),
-        },
-        "by_jurisdiction": {code: dict(c) for code, c in report.by_place.items()},
-        "threshold_lines": [asdict(line) for line in report.lines],
-        "near_misses_total": sum(sum(bins) for bins in report.near_miss_bins.values()),
-        "near_misses": [
-            {
-                k: f.get(k)
-                for k in (
-                    "session_id",
-                    "subject",
-                    "jurisdiction",
-                    "tier",
-                    "next_tier",
-                    "next_metric",
-                    "next_boundary",
-                    "margin_to_next",
-                    "margin_share",
-                )
-            }
-            for f in report.near_misses
-        ],
-        "top_rooms": [asdict(e) for e in report.top_rooms],
-        "top_owners": [asdict(e) for e in report.top_owners],
-        "top_players": [asdict(e) for e in report.top_players],
-        "over_time": {month: dict(c) for month, c in report.over_time.items()},
-        "integrity_by_game": {game: dict(c) for game, c in report.mismatches.items()},
-        "rules": report.rules,
-        "findings": [],
-    }
+    return (
+        {
+            "format": "compliance-report/1",
+            "disclaimer": "This report informs; it is not legal advice. 本报告仅供参考，不构成法律意见。",
+            "generated_at": report.generated_at.isoformat(),
+            "filters": report.query.describe(),
+            "runs": [
+                {
+                    "id": r.id,
+                    "started_at": r.started_at.isoformat() if r.started_at else None,
+                    "files": list(r.files),
+                    "sessions": r.sessions,
+                    "rejects": r.rejects,
+                    "finished": r.finished,
+                }
+                for r in report.runs
+            ],
+            "reaudited": {str(run): n for run, n in report.reaudited.items()},
+            "headline": report.headline.as_dict(),
+            "summary": {
+                "sessions": report.sessions,
+                "rejects": report.rejects,
+                "players": report.players,
+                "findings": dict(report.kinds),
+                "tiers": dict(report.tiers),
+            },
+            "by_jurisdiction": {code: dict(c) for code, c in report.by_place.items()},
+            "threshold_lines": [asdict(line) for line in report.lines],
+            "near_misses_total": sum(sum(bins) for bins in report.near_miss_bins.values()),
+            "near_misses": [
+                {
+                    k: f.get(k)
+                    for k in (
+                        "session_id",
+                        "subject",
+                        "jurisdiction",
+                        "tier",
+                        "next_tier",
+                        "next_metric",
+                        "next_boundary",
+                        "margin_to_next",
+                        "margin_share",
+                    )
+                }
+                for f in report.near_misses
+            ],
+            "top_rooms": [asdict(e) for e in report.top_rooms],
+            "top_owners": [asdict(e) for e in report.top_owners],
+            "top_players": [asdict(e) for e in report.top_players],
+            "over_time": {month: dict(c) for month, c in report.over_time.items()},
+            "integrity_by_game": {game: dict(c) for game, c in report.mismatches.items()},
+            "rules": report.rules,
+        }
+        | ({"platform_duties": report.duties} if report.duties is not None else {})
+        | {
+            "findings": [],
+        }
+    )
 
 
 def render_json(report: Report) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from compliance.domain.tiers import Tier
+from compliance.reporting.duties import markdown_lines
 from compliance.reporting.html import MAX_ROWS, describe
 from compliance.reporting.labels import Labels
 from compliance.reporting.model import Report
@@ -70,6 +71,8 @@ def render_markdown(report: Report, lang: str = "zh") -> str:
             row["confidence"],
         )
         out.append("| " + " | ".join(cell(c) for c in cells) + " |")
+    if report.duties is not None:
+        out += ["", *markdown_lines(report.duties)]
     out += ["", f"{L('not_advice')} {L('disclaimer')}", ""]
     return "\n".join(out)
 

@@ -94,6 +94,7 @@ class Report:
     integrity: list[dict[str, Any]] = field(default_factory=list)
     serious: list[dict[str, Any]] = field(default_factory=list)
     reaudited: dict[int, int] = field(default_factory=dict)
+    duties: list[dict[str, Any]] | None = None  # the platform-duties section (reporting/duties.py)
 
     @property
     def total(self) -> int:

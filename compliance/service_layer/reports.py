@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from compliance.domain.ruleset import Resolver
 from compliance.reporting.csv_report import csv_chunks
+from compliance.reporting.duties import duty_section
 from compliance.reporting.html import render_html
 from compliance.reporting.json_report import json_chunks
 from compliance.reporting.markdown import render_markdown
@@ -45,7 +46,12 @@ def make_report(
         source = uow.reports.fetch(query)
         on_total(source.session_total)
         source = replace(source, sessions=_counted(source.sessions, on_session))
-        return build(source, query, datetime.now(UTC))
+        report = build(source, query, datetime.now(UTC))
+        if query.run is not None:
+            statuses = uow.duties.statuses(query.run)
+            if statuses is not None:
+                report.duties = duty_section(uow.duties.findings(query.run), statuses)
+        return report
 
 
 def _counted(items: Iterable[T], tick: Callable[[], object]) -> Iterator[T]:

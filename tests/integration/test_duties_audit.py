@@ -216,3 +216,21 @@ def test_workers_give_the_serial_runs_duty_findings(sqlite_url, tmp_path):
         "2",
     )
     assert duty_lines(pooled.stdout) == duty_lines(serial.stdout) != []
+
+
+def test_the_report_has_a_platform_duties_section_only_for_a_run_that_checked_them(sqlite_url):
+    invoke(sqlite_url, "audit", DOUNIU)
+    plain = json.loads(invoke(sqlite_url, "report", "--format", "json", "-o", "-").stdout)
+    assert "platform_duties" not in plain
+    invoke(sqlite_url, "audit", DOUNIU, *INPUTS)
+    report = json.loads(invoke(sqlite_url, "report", "--format", "json", "-o", "-").stdout)
+    lines = {line["check"]: line for line in report["platform_duties"]}
+    assert lines["minor_payments"]["status"] == "breached"
+    assert lines["minor_payments"]["by_severity"] == {"violation": 2}
+    assert lines["unit_price"] == lines["unit_price"] | {"status": "held", "breaches": 0}
+    assert lines["unverified_play"]["missing"][0]["missing"] == "accounts"
+    worst = lines["recharge_cap"]["worst"]
+    assert {"duty": "recharge-cap-2016", "events": ["L5"]}.items() <= worst[0].items()
+    markdown = invoke(sqlite_url, "report", "--format", "md", "-o", "-").stdout
+    assert "## 平台义务 Platform duties" in markdown
+    assert "| 6. 未成年人充值限额 minors' payment caps | breached | 2 |" in markdown
