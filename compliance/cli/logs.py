@@ -31,6 +31,9 @@ def schema(kind: str) -> None:
     \b
     Example:
       compliance logs schema > stakelog-1.schema.json
+
+    \b
+    The platform's ledger:
       compliance logs schema --kind ledger/1 > ledger-1.schema.json
     """
     click.echo(to_json(session_schema() if kind == FORMAT else record_schema(kind)))

@@ -112,6 +112,9 @@ def show(jurisdiction, as_of, fmt, source, db_url) -> None:
     \b
     Example:
       compliance rules show 湖南 --as-of 2026-03-01
+
+    \b
+    The platform's duties:
       compliance rules show platform --as-of 2022-01-07
     """
     source, note = book_source(source, db_url)
