@@ -78,7 +78,8 @@ class Account(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 class LedgerEvent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """流水: one event of the platform's ledger. `yuan` is money (to the fen), `units` the
     points, currency or cards moved (a signed integer: a settlement's loss is negative),
-    `currency` which unit (`diamond`, `points`, `room_card`, …)."""
+    `currency` which unit (`diamond`, `points`, `room_card`, …); `reason` why a grant was
+    given (`login`, `login_streak`, `first_recharge`, `recharge_streak`, …)."""
 
     format: Literal["ledger/1"]
     platform: Platform
@@ -111,6 +112,7 @@ class LedgerEvent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     device: Id | None = None
     region: Short | None = None
     payer: Digest | None = None
+    reason: Short | None = None
 
 
 class ModeConfig(

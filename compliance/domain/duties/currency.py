@@ -45,6 +45,7 @@ class Currency:
             self._transfer(e, day)
         elif e.type == "grant":
             self._flag("unbought_currency", "grant", e, day, "granted", "only for fiat money")
+            self._reward(e, day)
         elif e.type == "recharge":
             self._price(e, day)
         if e.type == "draw":
@@ -105,6 +106,13 @@ class Currency:
                 )
             elif not feature.transfers:
                 self._breach(duty, e, day, "currency_transferred", "transfers are no feature")
+
+    def _reward(self, e: LedgerEvent, day) -> None:
+        """Check 22: a grant given for logging in or for recharging (the draft's inducements)."""
+        for duty in self.book.in_force("draft_advisories", "reward", day):
+            self.collect.checked.add(("draft_advisories", e.platform))
+            if e.reason in duty.text("reasons").split(","):
+                self._breach(duty, e, day, f"{e.reason}_rewards", "no login or recharge rewards")
 
     def _price(self, e: LedgerEvent, day) -> None:
         """Check 13: a recharge whose yuan per unit differs from the currency's first."""

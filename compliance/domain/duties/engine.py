@@ -56,7 +56,7 @@ NEEDS_LEDGER = (
     "recharge_cap",
     "point_caps",
 )
-NEEDS_CONFIG = ("point_caps", "retention")
+NEEDS_CONFIG = ("point_caps", "retention", "draft_advisories")
 
 
 @dataclass(frozen=True)
@@ -148,6 +148,7 @@ class DutyAudit:
                         "platform-config mode",
                         "the configuration lists no game mode, so no caps to check",
                     )
+                self._limit_published(platform)
                 draws = platform in self.draws_seen or platform in self.config.draws
                 judge_retention(
                     self.book,
@@ -160,6 +161,25 @@ class DutyAudit:
                 )
         self._absent()
         return list(self.collect.findings(self.first_rows()))
+
+    def _limit_published(self, platform: str) -> None:
+        """Check 22: the draft's published recharge limit, read as a configured cap."""
+        assert self.config is not None
+        for duty in self.book.in_force("draft_advisories", "limit_published", self.options.today):
+            self.collect.checked.add(("draft_advisories", platform))
+            if self.config.caps.get(platform):
+                continue
+            b = self.collect.breach(
+                duty,
+                platform,
+                f"platform:{platform}",
+                self.options.today.isoformat(),
+                metric="recharge_limit_published",
+                boundary="a user recharge limit set and published",
+                cap=None,
+            )
+            b.see(None, None)
+            b.detail = "no recharge_cap in the configuration"
 
     def _absent(self) -> None:
         absent = [

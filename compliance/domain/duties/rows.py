@@ -36,6 +36,7 @@ CHECKS: dict[str, tuple[int, str]] = {
     "recharge_cap": (15, "单次充值上限与确认 single-recharge cap and confirmations"),
     "service_gaps": (16, "服务中断 service interruptions of 30 days"),
     "retention": (21, "记录留存 record retention"),
+    "draft_advisories": (22, "草案提示 the 2023 draft's advisories"),
 }
 """The checks built so far, by code: (number in the research note's §7, label)."""
 
@@ -117,6 +118,8 @@ RULE_FIGURES: dict[str, tuple[str, ...]] = {
     "gap": ("days",),
     "payer_match": (),
     "price_drift": (),
+    "reward": ("reasons",),
+    "limit_published": (),
     "months": ("months",),
 }
 """What a row's `rule` figure selects within its check, and the figures it needs."""

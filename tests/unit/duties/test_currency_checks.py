@@ -137,3 +137,23 @@ def test_a_recharge_at_another_unit_price_is_a_signal():
         Decimal("0.1000"),
         "e3",
     )
+
+
+def test_the_drafts_rewards_and_recharge_limit_are_advisories_from_2023_12_22():
+    login = ev(
+        "g1", "grant", when="2024-01-02 08:00", units=5, currency="diamond", reason="login_streak"
+    )
+    gift = ev("g2", "grant", when="2024-01-02 08:00", units=5, currency="diamond", reason="event")
+    got, _ = run([ADULT], events=[login, gift], config=[], today=date(2024, 1, 2))
+    advisories = sorted(
+        (f.duty, f.subject, f.severity) for f in breaches(got) if f.check == "draft_advisories"
+    )
+    assert advisories == [
+        ("draft-login-reward-2023", "account:a1", "advisory"),
+        ("draft-recharge-limit-2023", "platform:plat", "advisory"),
+    ]
+    early = ev(
+        "g1", "grant", when="2023-12-21 08:00", units=5, currency="diamond", reason="first_recharge"
+    )
+    got, _ = run([ADULT], events=[early], config=[], today=date(2023, 12, 21))
+    assert [f for f in breaches(got) if f.check == "draft_advisories"] == []
