@@ -129,9 +129,37 @@ class FakeReview:
         return {}
 
 
+class FakeDuties:
+    """The duty rows and duty findings, in memory."""
+
+    def __init__(self):
+        self.book = None
+        self.stored: dict[int, list] = {}
+
+    def has_any(self):
+        return self.book is not None
+
+    def save(self, book, actor, reason):
+        self.book = book
+        return len(book.duties), 0
+
+    def load(self):
+        return self.book
+
+    def store_findings(self, run_id, findings):
+        self.stored.setdefault(run_id, []).extend(findings)
+
+    def findings(self, run_id):
+        return list(self.stored.get(run_id, []))
+
+    def statuses(self, run_id):
+        return None
+
+
 class FakeUnitOfWork:
     def __init__(self, book: RuleBook | None = None):
         self.committed = False
+        self.duties = FakeDuties()
         self.rules = FakeRules(book)
         self.runs = FakeRuns()
         self.windows = FakeWindows()

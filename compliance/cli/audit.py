@@ -20,7 +20,8 @@ from compliance.cli.options import (
 from compliance.cli.output import CutOff, plural, summary_line
 from compliance.cli.progress import bar, count_lines, is_interactive
 from compliance.domain.classifier import ClassifierOptions
-from compliance.domain.findings import Finding
+from compliance.domain.duties.rows import ADVISORY, SEVERITIES, SIGNAL, VIOLATION
+from compliance.domain.findings import DUTY, FORMAT, Finding
 from compliance.domain.pseudonym import Pseudonyms
 from compliance.domain.rules import VENUES
 from compliance.domain.tiers import TIER_CODES, Tier
@@ -30,11 +31,15 @@ from compliance.reporting.labels import counted
 from compliance.reporting.stream import make_writer
 from compliance.service_layer import audit as services
 from compliance.service_layer import review as review_cases
+from compliance.service_layer.duties import DutyInputs
 
 MAX_REJECTS_SHOWN = 20
 MAX_WORKERS = 256
 FAIL_ON = (*TIER_CODES, "integrity", "indeterminate")
 REJECT = "reject"
+DUTY_GATES = {"duty": VIOLATION, "duty-signal": SIGNAL, "duty-advisory": ADVISORY}
+"""`--fail-on duty` trips on a duty breached as a violation; `duty-signal` on a signal or
+worse; `duty-advisory` on any breach (an advisory is never a violation)."""
 
 
 class FailOn:
@@ -45,7 +50,10 @@ class FailOn:
         self.tier = min(tiers) if tiers else None
         self.kinds = {t for t in tokens if t in ("integrity", "indeterminate")}
         self.max_reject_rate = 0.0 if REJECT in tokens else max_reject_rate
+        gates = [SEVERITIES.index(DUTY_GATES[t]) for t in tokens if t in DUTY_GATES]
+        self.duty = min(gates) if gates else None
         self.tripped = False
+        self.duty_tripped = False
 
     def see_rejects(self, rejects: int, sessions: int) -> str | None:
         """Why the rejects trip the gate, or None: any with `--fail-on reject`, else a
@@ -62,6 +70,9 @@ class FailOn:
         )
 
     def see(self, finding) -> None:
+        if finding.kind == DUTY:
+            self._see_duty(finding)
+            return
         self.see_kind(finding.kind, getattr(finding, "tier", None))
 
     def see_kind(self, kind: str, tier: str | None) -> None:
@@ -78,6 +89,7 @@ class FailOn:
         only on the findings none covers. What was waived, as a clause of the summary."""
         again = FailOn(())
         again.tier, again.kinds = self.tier, self.kinds
+        again.tripped = self.duty_tripped  # duty findings are not waived (yet)
         waived = review_cases.apply_waivers(
             store(), run_id, lambda row: again.see_kind(row["kind"], row.get("tier"))
         )
@@ -87,6 +99,13 @@ class FailOn:
             self.tripped = again.tripped
         by = ", ".join(f"#{w} ({n})" for w, n in sorted(waived.by_waiver.items()))
         return counted(f"; {waived.count} finding[s] waived (still stored), by waiver {by}")
+
+    def _see_duty(self, finding) -> None:
+        if finding.status != "breached":
+            self.duty_tripped |= "indeterminate" in self.kinds
+        elif self.duty is not None and SEVERITIES.index(finding.severity) >= self.duty:
+            self.duty_tripped = True
+        self.tripped |= self.duty_tripped
 
 
 def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -130,10 +149,11 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option(
     "--fail-on",
     multiple=True,
-    type=click.Choice((*FAIL_ON, REJECT)),
-    metavar="TIER|integrity|indeterminate|reject",
+    type=click.Choice((*FAIL_ON, *DUTY_GATES, REJECT)),
+    metavar="TIER|integrity|indeterminate|duty|duty-signal|duty-advisory|reject",
     help="Exit 3 when a finding is at or above this tier, or of this kind, or when any "
-    "line was rejected (repeatable).",
+    "line was rejected (repeatable). duty: a platform duty breached as a violation; "
+    "duty-signal, duty-advisory: at or above that severity.",
 )
 @click.option(
     "--max-reject-rate",
@@ -222,6 +242,29 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
     show_default=True,
     help="A longer line is a reject, skipped without being held in memory.",
 )
+@click.option(
+    "--accounts",
+    type=INPUT,
+    help="Check the platform's duties: its accounts (accounts/1 JSON Lines; "
+    "docs/platform-duties.md).",
+)
+@click.option("--ledger", type=INPUT, help="The platform's ledger of events (ledger/1).")
+@click.option(
+    "--platform-config",
+    "platform_config",
+    type=INPUT,
+    help="The platform's configuration: caps, draws, features, retention (platform-config/1).",
+)
+@click.option(
+    "--duty-per-account",
+    is_flag=True,
+    help="Sum minors' monthly payments per account, not per person (research note §8 q6).",
+)
+@click.option(
+    "--adjusted-days-closed",
+    is_flag=True,
+    help="Close minors' hours on 调休 working weekend days (company practice, not text).",
+)
 @db_option
 def audit(
     files,
@@ -246,6 +289,11 @@ def audit(
     workers,
     dask,
     max_line_bytes,
+    accounts,
+    ledger,
+    platform_config,
+    duty_per_account,
+    adjusted_days_closed,
     db_url,
 ):
     """Audit session logs (.jsonl or .jsonl.gz) and store the run.
@@ -262,10 +310,12 @@ def audit(
     From a pipe:
       zcat logs.jsonl.gz | compliance audit - --fail-on administrative
     """
-    read_once(files, [priors] if priors else [])
+    duties = DutyInputs(accounts, ledger, platform_config, duty_per_account, adjusted_days_closed)
+    read_once(files, [p for p in (priors, accounts, ledger, platform_config) if p])
     store = open_store(db_url)
     sink = CutOff(output)
-    writer = make_writer(fmt, cast(IO[str], sink), show_all)
+    version = FORMAT
+    writer = make_writer(fmt, cast(IO[str], sink), show_all, version)
     gate = FailOn(fail_on, max_reject_rate)
 
     def on_finding(finding) -> None:
@@ -288,6 +338,7 @@ def audit(
         max_line_bytes=max_line_bytes,
         store_names=not no_names,
         keep_lines=keep_lines,
+        duties=duties if duties.given else None,
         priors=read_priors(priors) if priors else {},
         classifier=ClassifierOptions(
             win_loss_scope=win_loss_scope, versions=parse_versions(versions), venue=venue
@@ -325,7 +376,8 @@ def audit(
         raise click.ClickException(f"no session could be read: {plural(summary.rejects, 'reject')}")
     if not (summary.sessions or summary.repeated):
         click.echo("warning: the input has no lines; nothing was audited", err=True)
-    why = gate.see_rejects(summary.rejects, summary.sessions)
+    records = summary.duties.records if summary.duties is not None else 0
+    why = gate.see_rejects(summary.rejects, summary.sessions + records)
     if why:
         click.echo(why, err=True)
     if gate.tripped:

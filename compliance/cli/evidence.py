@@ -35,12 +35,12 @@ def evidence(subject, platform, run_id, output, pseudonyms, db_url) -> None:
     instrument, dates in force, confidence, waiver and review history; each
     session behind them read again from its log and replayed round by round
     (cards, hands, stakes, the rules' settlement against the log's claim, the
-    figures in yuan); the original log lines; and SHA256SUMS over every file.
+    figures in yuan); the original log lines; and SHA256SUMS over every file,
+    which `sha256sum -c SHA256SUMS` checks in the pack's folder.
 
     \b
     Example:
       compliance evidence owner:owner-04 --platform sim -o owner-04.zip
-      cd pack && sha256sum -c SHA256SUMS
     """
     wanted = Subject.parse(subject)
     made = not output.exists()

@@ -33,8 +33,15 @@ db_option = click.option(
 
 
 def open_store(db_url: str | None, migrate: bool = True) -> Store:
-    """A unit-of-work factory on the database (migrated on first use, unless told not to)."""
-    return unit_of_work_factory(db_url, set_up=migrate)
+    """A unit-of-work factory on the database (migrated on first use, unless told not to),
+    whose pooled connections close when the command ends (an in-process caller, such as
+    a test's CliRunner, would otherwise keep them until the collector runs)."""
+    store = unit_of_work_factory(db_url, set_up=migrate)
+    ctx = click.get_current_context(silent=True)
+    engine = getattr(store, "engine", None)
+    if ctx is not None and engine is not None:
+        ctx.call_on_close(engine.dispose)
+    return store
 
 
 def stored_store(db_url: str | None) -> Store:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,7 +56,24 @@ def summary_line(summary: AuditSummary, where: str) -> str:
         f"{summary.rejects} rejected; "
         f"findings: {threshold}, "
         f"integrity {kinds.get('integrity', 0)}, indeterminate {kinds.get('indeterminate', 0)}; "
-        f"run {summary.run_id} stored in {where}"
+        f"{_duties(summary)}run {summary.run_id} stored in {where}"
+    )
+
+
+def _duties(summary: AuditSummary) -> str:
+    """The duties' part of the summary line, only where duties were checked."""
+    duties = summary.duties
+    if duties is None:
+        return ""
+    found = ", ".join(
+        f"{k} {duties.found.get(k, 0)}"
+        for k in ("violation", "signal", "advisory", "indeterminate")
+    )
+    checks = Counter(duties.statuses.values())
+    by_status = ", ".join(f"{k} {checks[k]}" for k in ("breached", "held", "indeterminate"))
+    return (
+        f"duties: {plural(duties.records, 'record')} read, {duties.rejects} rejected; "
+        f"findings: {found}; checks: {by_status}; "
     )
 
 

@@ -13,7 +13,7 @@ from compliance.cli.options import MAX_ROW_ID, db_option, lazy_store
 from compliance.cli.output import emit, plural, table
 from compliance.domain.rulediff import summarise, words
 from compliance.resources import data_dir
-from compliance.service_layer import bootstrap
+from compliance.service_layer import bootstrap, duty_views
 from compliance.service_layer import rules as svc
 from compliance.service_layer import rules_views as views
 
@@ -106,10 +106,24 @@ def show(jurisdiction, as_of, fmt, source, db_url) -> None:
     nation's), as an audit would; each band names the instrument it comes from.
 
     \b
+    JURISDICTION `platform` shows the platform's own duties in force instead
+    (docs/platform-duties.md).
+
+    \b
     Example:
       compliance rules show 湖南 --as-of 2026-03-01
+
+    \b
+    The platform's duties:
+      compliance rules show platform --as-of 2022-01-07
     """
     source, note = book_source(source, db_url)
+    if jurisdiction in duty_views.PLATFORM:
+        duties = duty_views.read_duties(source, lazy_store(db_url))
+        shown = duty_views.show_duties(duties, as_of.date() if as_of else None)
+        emit(shown, fmt, duty_views.duties_text(shown))
+        _note(note)
+        return
     book = views.read_book(source, lazy_store(db_url))
     rules_in_force = views.show_jurisdiction(book, jurisdiction, as_of.date() if as_of else None)
     emit(rules_in_force.as_dict(), fmt, _rules_in_force_text(rules_in_force))
@@ -166,8 +180,10 @@ def check_(paths, fmt, source, db_url) -> None:
     game classes.
 
     Checks the database, or a data/ folder given as PATH; rule files given as
-    PATH are laid over it (or over --source) as an import would. Exits 3 when
-    it finds a problem.
+    PATH are laid over it (or over --source) as an import would. The platform's
+    duty rows (data/duties.toml, or a duties.toml given) are checked too: known
+    checks and severities, dates in order, the figures each rule needs. Exits 3
+    when it finds a problem.
 
     \b
     Example:
@@ -176,19 +192,28 @@ def check_(paths, fmt, source, db_url) -> None:
     note = ""
     if not any(views.is_data_folder(p) for p in paths):
         source, note = book_source(source, db_url)
-    checked = views.check_rules(list(paths), source, lazy_store(db_url))
+    rule_paths = [p for p in paths if not duty_views.is_duties_file(p)]
+    checked = views.check_rules(rule_paths, source, lazy_store(db_url))
+    duties = duty_views.check_duties(duty_views.read_duties(source, lazy_store(db_url), paths))
     problems = checked.problems
     summary = (
         f"checked {checked.bands} bands of {checked.instruments} instruments: "
         f"{len(problems) or 'no'} problem{'s' if len(problems) != 1 else ''}"
     )
     emit(
-        {"problems": [p.as_dict() for p in problems], "bands": checked.bands},
+        {
+            "problems": [p.as_dict() for p in problems],
+            "bands": checked.bands,
+            "duties": {"rows": duties.rows, "problems": duties.problems},
+        },
         fmt,
-        "\n".join([*(p.describe() for p in problems), summary]),
+        "\n".join(
+            [*(f"duty: {p}" for p in duties.problems), duties.summary()]
+            + [*(p.describe() for p in problems), summary]
+        ),
     )
     _note(note)
-    if problems:
+    if problems or duties.problems:
         sys.exit(ExitCode.FINDINGS)
 
 

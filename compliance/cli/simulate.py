@@ -14,6 +14,7 @@ from compliance.service_layer.simulate import (
     check_places,
     write_log,
 )
+from compliance.service_layer.simulate_platform import write_platform
 
 
 def game_list(value: tuple[str, ...]) -> tuple[str, ...]:
@@ -60,7 +61,14 @@ def game_list(value: tuple[str, ...]) -> tuple[str, ...]:
     show_default=True,
     help="'-' writes the log to standard output (and the summary to standard error).",
 )
-def simulate(games, sessions, seed, anomalies, jurisdictions, output) -> None:
+@click.option(
+    "--platform-records",
+    "records",
+    type=click.Path(file_okay=False),
+    help="Also write the platform's accounts, ledger and configuration (accounts.jsonl, "
+    "ledger.jsonl, config.jsonl) into this folder; --anomalies injects duty breaches too.",
+)
+def simulate(games, sessions, seed, anomalies, jurisdictions, output, records) -> None:
     """Write simulated stakelog/1 sessions from really shuffled decks.
 
     \b
@@ -86,3 +94,12 @@ def simulate(games, sessions, seed, anomalies, jurisdictions, output) -> None:
         f"to {'standard output' if to_stdout else output}",
         err=to_stdout,
     )
+    if records:
+        if to_stdout:
+            raise click.UsageError("--platform-records reads the sessions back: give --output")
+        made = write_platform(output, records, seed, anomalies)
+        click.echo(
+            f"wrote {made.accounts} accounts, {made.events} ledger events and the configuration "
+            f"to {records}, {len(made.injected)} duty breaches injected",
+            err=to_stdout,
+        )

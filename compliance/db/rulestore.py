@@ -16,6 +16,7 @@ from compliance.db.models import (
     AggravationRow,
     BandRow,
     Base,
+    DutyRow,
     ExemptionRow,
     GameClassRow,
     GameTypeRow,
@@ -54,6 +55,7 @@ RULE_ROWS = (
     AggravationRow,
     WageRow,
     MultiplierRow,
+    DutyRow,  # seeded apart (db/dutystore.py); here so that the trail's checks cover it
 )
 REVIEW_ROWS = (WaiverRow, ReviewRow)
 LEVEL_ORDER = {"national": 0, "province": 1, "region": 1, "city": 2, "district": 3}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
+from compliance.db.dutystore import SqlDutiesRepository
 from compliance.db.engine import make_engine
 from compliance.db.errors import database_error, translated
 from compliance.db.evidence import SqlEvidenceRepository
@@ -40,6 +41,7 @@ class SqlUnitOfWork:
         self.reports = SqlReportsRepository(self.conn)
         self.review = SqlReviewRepository(self.conn)
         self.evidence = SqlEvidenceRepository(self.conn)
+        self.duties = SqlDutiesRepository(self.conn)
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:

@@ -23,11 +23,12 @@ import msgspec
 THRESHOLD = "threshold"
 INTEGRITY = "integrity"
 INDETERMINATE = "indeterminate"
+DUTY = "duty"
 
 FORMAT = "compliance-finding/2"
-"""The finding contract's version, on every JSON Lines line."""
+"""The finding contract's version, on every JSON Lines line (docs/output-contract.md)."""
 
-FIELDS = (
+SESSION_FIELDS = (
     "kind",
     "session_id",
     "platform",
@@ -68,6 +69,22 @@ and `owner_id` come from the stored session: the report fills them, the audit le
 them empty; `date` is the session's day (a window's last day). `fingerprint` (the
 identity's hash), `review_status` and `waiver` (the id of the waiver
 covering it) are the report's: the audit leaves them empty."""
+
+DUTY_FIELDS = (
+    "severity",
+    "status",
+    "duty",
+    "check_no",
+    "instrument",
+    "article",
+    "account",
+    "person",
+    "cap",
+    "events",
+    "event_count",
+)
+"""The columns of `duty` findings, which every CSV carries after the others."""
+FIELDS = SESSION_FIELDS + DUTY_FIELDS
 
 _encoder = msgspec.json.Encoder(decimal_format="number")
 
@@ -164,16 +181,59 @@ class IndeterminateFinding(_Finding, kw_only=True, tag=INDETERMINATE, omit_defau
         return INDETERMINATE
 
 
-Finding = ThresholdFinding | IntegrityFinding | IndeterminateFinding
+class DutyEvent(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """An event behind a duty finding: its id (a ledger event's or a session's), time,
+    type and amounts."""
+
+    id: str
+    at: str
+    type: str
+    yuan: Decimal | None = None
+    units: int | None = None
+
+
+class DutyFinding(_Finding, kw_only=True, tag=DUTY, omit_defaults=True):
+    """平台义务: a duty of the platform breached (`status` `breached`, with its severity:
+    violation, signal or advisory), or not decidable (`indeterminate`, naming what is
+    `missing`); for the platform, an account, a person, or a game mode (`subject`)."""
+
+    check: str
+    check_no: int
+    duty: str
+    severity: str
+    status: str
+    instrument: str
+    article: str
+    citation: str
+    confidence: str
+    date: str | None = None
+    account: str | None = None
+    person: str | None = None
+    metric: str | None = None
+    value: Decimal | None = None
+    cap: Decimal | None = None
+    boundary: str | None = None
+    detail: str = ""
+    missing: str | None = None
+    reason: str | None = None
+    events: list[DutyEvent] = []
+    event_count: int = 0
+
+    @property
+    def kind(self) -> str:
+        return DUTY
+
+
+Finding = ThresholdFinding | IntegrityFinding | IndeterminateFinding | DutyFinding
 
 
 def encode(finding: Finding) -> bytes:
     return _encoder.encode(finding)
 
 
-def with_format(encoded: bytes) -> bytes:
+def with_format(encoded: bytes, version: str = FORMAT) -> bytes:
     """A finding's JSON with `format` as its first member: one JSON Lines line."""
-    return b'{"format":"' + FORMAT.encode() + b'",' + encoded[1:]
+    return b'{"format":"' + version.encode() + b'",' + encoded[1:]
 
 
 def band_of(row: dict[str, Any]) -> str:
@@ -184,6 +244,8 @@ def band_of(row: dict[str, Any]) -> str:
         return row.get("rule") or f"{THRESHOLD}/{row.get('tier')}"
     if kind == INTEGRITY:
         return f"{INTEGRITY}/{row.get('check')}"
+    if kind == DUTY:
+        return f"{DUTY}/{row.get('duty')}"
     return f"{INDETERMINATE}/{row.get('missing')}"
 
 
@@ -192,6 +254,8 @@ def identity(row: dict[str, Any]) -> tuple[str, ...]:
     the session, or for a window its rule and last day. An integrity finding adds its round
     and what it says (one round can break one check several ways)."""
     base = (row["platform"], row["subject"], band_of(row))
+    if row["kind"] == DUTY:
+        return (*base, "duty", str(row.get("status")), str(row.get("date")), str(row.get("metric")))
     if row.get("session_id") is None:
         return (*base, "window", str(row.get("rule")), str(row.get("window_end")))
     if row["kind"] == INTEGRITY:

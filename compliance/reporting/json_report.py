@@ -71,6 +71,7 @@ def as_dict(report: Report) -> dict[str, Any]:
         "over_time": {month: dict(c) for month, c in report.over_time.items()},
         "integrity_by_game": {game: dict(c) for game, c in report.mismatches.items()},
         "rules": report.rules,
+        **({"platform_duties": report.duties} if report.duties is not None else {}),
         "findings": [],
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from compliance.domain.tiers import Tier
+from compliance.reporting.duties import markdown_lines
 from compliance.reporting.html import MAX_ROWS, describe
 from compliance.reporting.labels import Labels
 from compliance.reporting.model import Report
@@ -80,10 +81,12 @@ def render_markdown(report: Report, lang: str = "zh") -> str:
             row["rule"],
             row["citation"],
             row["confidence"],
-            f"{row['status']} {row['fingerprint']}".strip(),
+            f"{row['review_status']} {row['fingerprint']}".strip(),
         )
         out.append("| " + " | ".join(cell(c) for c in cells) + " |")
     out += waived(report, L)
+    if report.duties is not None:
+        out += ["", *markdown_lines(report.duties)]
     for run in report.runs:
         if run.manifest:
             out += ["", f"## {L('manifest')} #{run.id}", ""]

@@ -99,6 +99,7 @@ class Report:
     waived: list[dict[str, Any]] = field(default_factory=list)
     waived_count: int = 0
     statuses: Counter = field(default_factory=Counter)
+    duties: list[dict[str, Any]] | None = None  # the platform-duties section (reporting/duties.py)
 
     @property
     def total(self) -> int:

@@ -19,7 +19,14 @@ from typing import IO, Any
 from urllib.parse import quote
 
 from compliance import __version__
-from compliance.domain.findings import FORMAT, INDETERMINATE, INTEGRITY, band_of, fingerprint
+from compliance.domain.findings import (
+    DUTY,
+    FORMAT,
+    INDETERMINATE,
+    INTEGRITY,
+    band_of,
+    fingerprint,
+)
 from compliance.domain.tiers import Tier
 
 SCHEMA = (
@@ -27,12 +34,15 @@ SCHEMA = (
 )
 FINGERPRINT = "findingIdentity/v1"
 _LEVEL_OF_KIND = {INTEGRITY: "error", INDETERMINATE: "warning"}
+_LEVEL_OF_SEVERITY = {"violation": "error", "signal": "warning", "advisory": "note"}
 
 
 def level(row: dict[str, Any]) -> str:
     """The SARIF level of a finding, by its kind and tier."""
     if row["kind"] in _LEVEL_OF_KIND:
         return _LEVEL_OF_KIND[row["kind"]]
+    if row["kind"] == DUTY:
+        return _LEVEL_OF_SEVERITY[row["severity"]] if row["status"] == "breached" else "warning"
     tier = Tier.parse(row["tier"])
     if tier >= Tier.CRIMINAL:
         return "error"
@@ -49,8 +59,9 @@ def artifact_uri(path: str) -> str:
 
 
 class SarifWriter:
-    def __init__(self, out: IO[str]):
+    def __init__(self, out: IO[str], version: str = FORMAT):
         self.out = out
+        self.version = version
         self.rules: dict[str, dict[str, Any]] = {}
         self.session: tuple[str, str] | None = None
         self.source: tuple[str, int] | None = None
@@ -77,7 +88,7 @@ class SarifWriter:
             "message": {"text": _message(row)},
             "locations": [self._location(row)],
             "partialFingerprints": {FINGERPRINT: fingerprint(row)},
-            "properties": {"format": FORMAT, **row},
+            "properties": {"format": self.version, **row},
         }
         self.out.write(("," if self.count else "") + "\n" + _dump(result))
         self.count += 1
@@ -125,11 +136,23 @@ def _message(row: dict[str, Any]) -> str:
         return f"{who}: {row['check']} in round {row['round']}: {row['detail']}"
     if row["kind"] == INDETERMINATE:
         return f"{who}: missing {row['missing']}: {row['reason']}"
+    if row["kind"] == DUTY:
+        return _duty_message(row)
     said = f"{who}: {row['tier']} {row.get('tier_label') or ''}".rstrip()
     if row.get("value") is not None:
         said += f"; {row['metric']} {row['value']} ({row['boundary']})"
     if row.get("next_tier"):
         said += f"; {row['margin_to_next']} to {row['next_tier']}"
+    return said
+
+
+def _duty_message(row: dict[str, Any]) -> str:
+    who = f"{row['subject']} ({row['platform']}, duty {row['duty']})"
+    if row["status"] != "breached":
+        return f"{who}: missing {row['missing']}: {row['reason']}"
+    said = f"{who}: {row['severity']}: {row.get('detail') or row['check']}"
+    if row.get("value") is not None:
+        said += f"; {row['metric']} {row['value']} ({row['boundary']})"
     return said
 
 

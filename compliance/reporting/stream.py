@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from typing import IO, Any
 
-from compliance.domain.findings import FIELDS, Finding, with_format
+from compliance.domain.findings import DUTY, FIELDS, FORMAT, Finding, with_format
 from compliance.reporting.cells import CsvWriter as SafeCsvWriter
 from compliance.reporting.cells import csv_value, pad, printable, wrap
 
@@ -14,26 +14,40 @@ HIDDEN_TIERS = frozenset({"exempt", "below_threshold"})
 
 
 class JsonLinesWriter:
-    def __init__(self, out: IO[str]):
+    def __init__(self, out: IO[str], version: str = FORMAT):
         self.out = out
+        self.version = version
 
     def write(self, finding: Finding) -> None:
-        self.out.write(with_format(finding.to_json()).decode() + "\n")
+        self.out.write(with_format(finding.to_json(), self.version).decode() + "\n")
 
     def close(self) -> None:
         pass
 
 
 class CsvWriter:
-    def __init__(self, out: IO[str]):
-        self.writer = SafeCsvWriter(out, CSV_COLUMNS)
+    def __init__(self, out: IO[str], columns: tuple[str, ...] = CSV_COLUMNS):
+        self.columns = columns
+        self.writer = SafeCsvWriter(out, columns)
 
     def write(self, finding: Finding) -> None:
         row = finding.to_dict()
-        self.writer.writerow({k: csv_value(row.get(k)) for k in CSV_COLUMNS})
+        if row["kind"] == DUTY:
+            row["events"] = [_event_text(e) for e in row.get("events", [])]
+        self.writer.writerow({k: csv_value(row.get(k)) for k in self.columns})
 
     def close(self) -> None:
         pass
+
+
+def _event_text(event: dict[str, Any]) -> str:
+    """A duty finding's event in one CSV cell: id, time, type and amounts."""
+    parts = [event["id"], event["at"], event["type"]]
+    if event.get("yuan") is not None:
+        parts.append(f"{event['yuan']} yuan")
+    if event.get("units") is not None:
+        parts.append(f"{event['units']} units")
+    return " ".join(str(p) for p in parts)
 
 
 SHORT_TIERS = {
@@ -117,6 +131,8 @@ def _result(row: dict[str, Any]) -> str:
         return SHORT_TIERS.get(row["tier"], row["tier"])
     if row["kind"] == "integrity":
         return f"{CHECKS.get(row['check'], '')} {row['check']}".strip()
+    if row["kind"] == DUTY and row["status"] == "breached":
+        return f"{row['severity']} {row['check']}"
     return f"无法判定 missing {row['missing']}"
 
 
@@ -134,6 +150,8 @@ def _detail(row: dict[str, Any]) -> str:
         return detail if detail.startswith(prefix) else f"{prefix} {detail}"
     if row["kind"] == "indeterminate":
         return row["reason"]
+    if row["kind"] == DUTY:
+        return _duty_detail(row)
     parts = []
     if row.get("value") is not None:
         parts.append(f"{row['metric']} {row['value']} ({row['boundary']})")
@@ -156,13 +174,24 @@ def _detail(row: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def make_writer(fmt: str, out: IO[str], show_all: bool = False):
+def _duty_detail(row: dict[str, Any]) -> str:
+    if row["status"] != "breached":
+        return f"{row['reason']} ({row['event_count']}); {row['citation']}"
+    said = row.get("detail") or ""
+    if row.get("value") is not None:
+        said += f"; {row['metric']} {row['value']} ({row['boundary']})"
+    return f"{said}; {row['citation']} [{row['date']}]"
+
+
+def make_writer(fmt: str, out: IO[str], show_all: bool = False, version: str = FORMAT):
+    """The findings' writer; `version` the contract: /2 (with the duty columns) where the
+    run checks duties, /1 otherwise, byte for byte as before."""
     if fmt == "sarif":
         from compliance.reporting.sarif import SarifWriter
 
-        return SarifWriter(out)
+        return SarifWriter(out, version)
     if fmt == "jsonl":
-        return JsonLinesWriter(out)
+        return JsonLinesWriter(out, version)
     if fmt == "csv":
-        return CsvWriter(out)
+        return CsvWriter(out, CSV_COLUMNS)
     return TableWriter(out, show_all)

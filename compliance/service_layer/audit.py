@@ -18,12 +18,13 @@ from typing import Any
 
 from compliance.domain.audited import AuditedSession, Totals
 from compliance.domain.classifier import ClassifierOptions
-from compliance.domain.findings import Finding, ThresholdFinding
+from compliance.domain.findings import DUTY, Finding, ThresholdFinding
 from compliance.domain.ledger import judge_ledger
 from compliance.domain.rules import RuleBook
 from compliance.domain.windows import WindowFinding
 from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import MAX_LINE_BYTES, Reject
+from compliance.service_layer.duties import DutyInputs, DutySummary, audit_duties
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
 from compliance.service_layer.manifest import input_digests, manifest
 from compliance.service_layer.runners import (
@@ -55,6 +56,7 @@ class AuditOptions:
     latest_day: date | None = None  # None: a day after the run starts
     store_names: bool = True
     keep_lines: bool = False
+    duties: DutyInputs | None = None  # the platform's own duties, when their inputs are given
 
 
 @dataclass
@@ -75,6 +77,7 @@ class AuditSummary:
     repeated: int = 0
     stored: int = 0  # sessions committed so far (by this process or reported by a worker)
     stored_rejects: int = 0
+    duties: DutySummary | None = None  # None: no duty input was given, none was checked
 
     def count(self, session) -> None:
         self.sessions += 1
@@ -91,6 +94,9 @@ class AuditSummary:
             self.tally(kind, tier, check)
 
     def count_finding(self, f: Finding) -> None:
+        if f.kind == DUTY:
+            self.kinds[DUTY] += 1
+            return
         self.tally(f.kind, getattr(f, "tier", None), getattr(f, "check", None))
 
     def tally(self, kind: str, tier: str | None, check: str | None) -> None:
@@ -110,7 +116,7 @@ class AuditSummary:
             "tiers": dict(self.tiers),
             "integrity": dict(self.checks),
             "repeated_sessions": self.repeated,
-        }
+        } | ({"duties": self.duties.as_dict()} if self.duties is not None else {})
 
 
 def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
@@ -184,7 +190,8 @@ def _splittable(
     """Each input as a runner reads it: a stream spooled to a temporary file where workers
     split the input; the spooled path → the name given."""
     streams = [f for f in files if is_stream(f)]
-    if not streams or not (options.workers > 1 or options.dask):
+    duties = options.duties is not None and options.duties.given
+    if not streams or not (options.workers > 1 or options.dask or duties):
         yield {}
         return
     if options.dask and options.dask != "local":
@@ -195,9 +202,13 @@ def _splittable(
     with tempfile.TemporaryDirectory(prefix="compliance-spool-") as folder:
         names: dict[str, str] = {}
         for name in streams:
+            why = (
+                "the workers can split it (a stream cannot be read by offsets)"
+                if options.workers > 1 or options.dask
+                else "the duties can read its sessions again (a stream is read once)"
+            )
             on_note(
-                f"spooling {name} to a temporary file so that the workers can split it "
-                "(a stream cannot be read by offsets); it is removed after the run"
+                f"spooling {name} to a temporary file so that {why}; it is removed after the run"
             )
             names[spool(name, folder)] = name
         yield names
@@ -266,11 +277,13 @@ def _audit(
         for finding in judge_windows(uow, book, options, summary, run_id):
             summary.count_finding(finding)
             on_finding(finding)
+        if options.duties is not None and options.duties.given:
+            _duties(uow, run_id, inputs, names, options, summary, on_finding)
         uow.runs.finish(run_id, summary.sessions, summary.rejects, summary.as_dict())
         uow.runs.store_manifest(
             run_id,
             manifest(
-                input_digests(inputs, names),
+                input_digests(inputs, names) + _duty_inputs(options),
                 rules_sha256,
                 {**_options_record(options), **_run_only(options)},
                 uow.runs.digests(run_id, summary.platforms, _read_from(options, summary)),
@@ -307,9 +320,53 @@ def judge_windows(
     return findings
 
 
+def _duty_inputs(options: AuditOptions) -> list[dict[str, Any]]:
+    """The platform records a run read beside its logs, with their digests."""
+    d = options.duties
+    paths = [p for p in (d.accounts, d.ledger, d.config) if p] if d is not None else []
+    return input_digests(paths, {})
+
+
 def _read_from(options: AuditOptions, summary: AuditSummary) -> date | None:
     last = options.as_of or summary.last_day
     return read_limit(last, options.window_days) if last else None
+
+
+def _duties(
+    uow: UnitOfWork,
+    run_id: int,
+    inputs: list[str],
+    names: dict[str, str],
+    options: AuditOptions,
+    summary: AuditSummary,
+    on_finding: Callable[[Finding | EncodedFinding], None],
+) -> None:
+    """The platform's duties over the run's sessions and the records given; their
+    rejects join the run's. A record's day is judged up to `as_of`, else the day
+    before `latest_day` (today)."""
+    assert options.duties is not None and options.latest_day is not None
+    today = options.as_of or options.latest_day - timedelta(days=1)
+
+    def found(finding) -> None:
+        summary.count_finding(finding)
+        on_finding(finding)
+
+    duties = audit_duties(
+        uow,
+        run_id,
+        inputs,
+        names,
+        options.duties,
+        today,
+        options.max_line_bytes,
+        found,
+        options.strict,
+    )
+    summary.duties = duties
+    summary.rejects += duties.rejects
+    summary.stored_rejects += duties.rejects
+    room = max(0, 100 - len(summary.reject_list))
+    summary.reject_list.extend(duties.reject_list[:room])
 
 
 def read_limit(last: date, window_days: int | None) -> date | None:
@@ -364,4 +421,4 @@ def _options_record(options: AuditOptions) -> dict[str, Any]:
         "max_line_bytes": options.max_line_bytes,
         **({} if options.store_names else {"store_names": False}),
         **({"keep_lines": True} if options.keep_lines else {}),
-    }
+    } | ({"duties": options.duties.record()} if options.duties and options.duties.given else {})

@@ -15,7 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from compliance.domain.findings import Finding, IndeterminateFinding, ThresholdFinding
+from compliance.domain.findings import (
+    Finding,
+    IndeterminateFinding,
+    IntegrityFinding,
+    ThresholdFinding,
+)
 from compliance.games import game_codes
 from compliance.reporting.model import ReportQuery
 from compliance.service_layer import audit as audit_cases
@@ -53,7 +58,7 @@ class FindingTally:
                 self.names[where] = finding.jurisdiction_name
         elif isinstance(finding, IndeterminateFinding):
             self.by_place[(where, INDETERMINATE)] += 1
-        else:
+        elif isinstance(finding, IntegrityFinding):
             self.integrity[finding.check] += 1
             self.found.add((finding.session_id, finding.round, finding.check))
 

@@ -15,6 +15,7 @@ from typing import TypeVar
 from compliance.domain.pseudonym import Pseudonyms
 from compliance.domain.ruleset import Resolver
 from compliance.reporting.csv_report import csv_chunks
+from compliance.reporting.duties import duty_section
 from compliance.reporting.html import render_html
 from compliance.reporting.json_report import json_chunks
 from compliance.reporting.markdown import render_markdown
@@ -52,7 +53,12 @@ def make_report(
             waivers=uow.review.waivers(),
             reviews=uow.review.reviews(),
         )
-        return build(source, query, datetime.now(UTC), pseudonyms)
+        report = build(source, query, datetime.now(UTC), pseudonyms)
+        if query.run is not None:
+            statuses = uow.duties.statuses(query.run)
+            if statuses is not None:
+                report.duties = duty_section(uow.duties.findings(query.run), statuses)
+        return report
 
 
 def _counted(items: Iterable[T], tick: Callable[[], object]) -> Iterator[T]:

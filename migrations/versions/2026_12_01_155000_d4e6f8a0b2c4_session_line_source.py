@@ -1,7 +1,7 @@
 """session line source: offset, digest and kept line
 
 Revision ID: d4e6f8a0b2c4
-Revises: c3d1e5a7b9f2
+Revises: 3b65df5a52b9
 Create Date: 2026-12-01 15:50:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "d4e6f8a0b2c4"
-down_revision: str | None = "c3d1e5a7b9f2"
+down_revision: str | None = "3b65df5a52b9"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

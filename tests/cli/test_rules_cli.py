@@ -11,6 +11,7 @@ from sqlalchemy import text
 from compliance import ruledata
 from compliance.cli import cli
 from compliance.db.engine import make_engine
+from compliance.dutydata import load_duties
 from tests.conftest import ROOT, SAMPLES
 from tests.rule_files import falling, hunan_with, overlapping
 
@@ -27,9 +28,19 @@ def run(sqlite_url):
     return invoke
 
 
+SHIPPED_DUTIES = load_duties().duties
+DUTIES = (
+    f"checked {len(SHIPPED_DUTIES)} duty rows of {len({d.check for d in SHIPPED_DUTIES})} "
+    "checks: no problems\n"
+)
+
+
 def shipped_summary() -> str:
     book = ruledata.load_book()
-    return f"checked {len(book.bands)} bands of {len(book.instruments)} instruments: no problems\n"
+    return (
+        DUTIES
+        + f"checked {len(book.bands)} bands of {len(book.instruments)} instruments: no problems\n"
+    )
 
 
 def test_list_shows_hunans_instruments_with_dates_confidence_and_bands(run):
@@ -95,7 +106,8 @@ def test_check_catches_an_overlapping_band_and_exits_3(run, tmp_path):
     assert (result.exit_code, result.stdout) == (
         3,
         (
-            "overlap: hn-2015-general-stake, hn-2015-general-serious: single_stake [50, 60] is in both "
+            DUTIES
+            + "overlap: hn-2015-general-stake, hn-2015-general-serious: single_stake [50, 60] is in both "
             "administrative [20, 60] and administrative_serious [50, 100]\n"
             f"checked {len(book.bands)} bands of {len(book.instruments)} instruments: 1 problem\n"
         ),

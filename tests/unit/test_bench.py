@@ -39,3 +39,10 @@ def test_duckdb_floor_runs_on_one_thread(tmp_path):
     path = str(tmp_path / "log.jsonl")
     make_log(path, 3)
     assert duckdb_floor(path, 1).cpu > 0
+
+
+def test_duty_rate_reads_and_checks_a_small_generated_ledger():
+    from bench.duties import duty_rate
+
+    rate = duty_rate(30, 5)
+    assert (rate.events, rate.accounts) == (30, 5) and rate.findings > 0

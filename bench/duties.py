@@ -1,0 +1,115 @@
+"""平台义务的速度: the duties' checks over a generated ledger, CPU time and peak memory.
+
+`python -m bench.duties [EVENTS] [ACCOUNTS]` (default 1,000,000 and 100,000) writes an
+accounts file and a ledger (a third settlements, a third recharges, a third their
+confirmations; a third of the accounts minors) into a temporary folder, then reads and
+checks them in this process (no database): events a second of CPU, and the peak
+resident memory (docs/performance.md, "Platform duties").
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import resource
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from compliance.domain.duties.engine import DutyAudit, DutyOptions
+from compliance.dutydata import load_duties
+from compliance.logs.platform_reader import Record, read_records
+from compliance.logs.platform_records import ACCOUNTS, LEDGER
+
+
+@dataclass(frozen=True)
+class DutyRate:
+    events: int
+    accounts: int
+    accounts_cpu: float
+    cpu: float  # the ledger through the checks, and the findings made
+    findings: int
+    peak_mib: float
+
+    @property
+    def per_second(self) -> float:
+        return self.events / self.cpu if self.cpu else 0.0
+
+
+def write_inputs(folder: Path, events: int, accounts: int, seed: int = 1) -> tuple[Path, Path]:
+    rng = random.Random(seed)
+    people, ledger = folder / "accounts.jsonl", folder / "ledger.jsonl"
+    verified = {"status": "verified", "at": "2021-01-01T00:00:00+08:00"}
+    with people.open("w") as out:
+        for i in range(accounts):
+            born = f"{rng.choice((1980, 2008, 2012))}-03-0{rng.randint(1, 9)}"
+            row = {
+                "format": "accounts/1",
+                "platform": "p",
+                "id": f"a{i}",
+                "person": f"p{i // 2}",
+                "verification": verified,
+                "birth_date": born,
+            }
+            out.write(json.dumps(row) + "\n")
+    with ledger.open("w") as out:
+        for i in range(events):
+            head = {
+                "format": "ledger/1",
+                "platform": "p",
+                "id": f"e{i}",
+                "account": f"a{rng.randrange(accounts)}",
+                "at": f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T"
+                f"{rng.randint(0, 23):02d}:00:00+08:00",
+            }
+            if i % 3 == 2:
+                row = head | {"type": "confirmation", "ref": f"e{i - 1}"}
+            elif i % 3 == 1:
+                row = head | {
+                    "type": "recharge",
+                    "yuan": str(rng.choice((6, 30, 68))),
+                    "units": 60,
+                    "currency": "diamond",
+                }
+            else:
+                row = head | {"type": "settlement", "units": rng.randint(-500, 500), "mode": "m"}
+            out.write(json.dumps(row) + "\n")
+    return people, ledger
+
+
+def duty_rate(events: int, accounts: int) -> DutyRate:
+    """Read the accounts, then the ledger through every check, timed in CPU."""
+    with tempfile.TemporaryDirectory(prefix="bench-duties-") as folder:
+        people, ledger = write_inputs(Path(folder), events, accounts)
+        start = time.process_time()
+        held = [r.record for r in read_records(str(people), ACCOUNTS) if isinstance(r, Record)]
+        loaded = time.process_time()
+        audit = DutyAudit(load_duties(), DutyOptions(date(2025, 1, 1)), held, [], True)
+        seen = 0
+        for item in read_records(str(ledger), LEDGER):
+            if isinstance(item, Record):
+                audit.event(item.record)
+                seen += 1
+        found = audit.finish()
+        cpu = time.process_time() - loaded
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return DutyRate(seen, accounts, loaded - start, cpu, len(found), peak)
+
+
+def main(argv: list[str]) -> None:
+    events = int(argv[0]) if argv else 1_000_000
+    accounts = int(argv[1]) if len(argv) > 1 else 100_000
+    rate = duty_rate(events, accounts)
+    print(
+        f"duties: {rate.accounts:,} accounts read in {rate.accounts_cpu:.2f} s CPU; "
+        f"{rate.events:,} ledger events checked in {rate.cpu:.2f} s CPU = "
+        f"{rate.per_second:,.0f} events/s; {rate.findings:,} findings; "
+        f"peak RSS {rate.peak_mib:,.0f} MiB"
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,106 @@
+"""义务库: the duty rows to and from the database, with the change trail; duty findings.
+
+The duty rows are seeded from data/duties.toml on first use, apart from the rule
+book's (so a sessions-only audit seeds and counts what it did before); every row
+added or changed gets its trail entry, and `rules verify` covers the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+from sqlalchemy import Connection, func, insert, select
+
+from compliance.db import trail
+from compliance.db.models import AuditRunRow, DutyFindingRow, DutyRow, table_of
+from compliance.db.rulestore import upsert
+from compliance.domain.duties.rows import Duty, DutyBook
+from compliance.domain.findings import DutyFinding
+
+DUTIES = table_of(DutyRow)
+FINDINGS = table_of(DutyFindingRow)
+RUNS = table_of(AuditRunRow)
+
+
+def _row(d: Duty) -> dict[str, Any]:
+    return {
+        "id": d.id,
+        "check_code": d.check,
+        "instrument": d.instrument,
+        "article": d.article,
+        "confidence": d.confidence,
+        "severity": d.severity,
+        "valid_from": d.valid_from,
+        "valid_to": d.valid_to,
+        "figures": dict(d.figures),
+        "source": d.source,
+        "note": d.note,
+    }
+
+
+class SqlDutiesRepository:
+    def __init__(self, conn: Connection):
+        self.conn = conn
+
+    def has_any(self) -> bool:
+        return bool(self.conn.execute(select(func.count()).select_from(DUTIES)).scalar())
+
+    def save(self, book: DutyBook, actor: str | None, reason: str) -> tuple[int, int]:
+        """Upsert every row by id, each change in the trail; (inserted, changed)."""
+        with trail.recording(self.conn, [DUTIES], actor, reason) as changed:
+            upsert(self.conn, DUTIES, [_row(d) for d in book.duties])
+        return changed[(DUTIES.name, "insert")], changed[(DUTIES.name, "update")]
+
+    def load(self) -> DutyBook:
+        rows = self.conn.execute(select(DUTIES).order_by(DUTIES.c.id)).mappings()
+        return DutyBook(
+            [
+                Duty(
+                    id=r["id"],
+                    check=r["check_code"],
+                    instrument=r["instrument"],
+                    article=r["article"],
+                    confidence=r["confidence"],
+                    severity=r["severity"],
+                    valid_from=r["valid_from"],
+                    valid_to=r["valid_to"],
+                    figures=dict(r["figures"] or {}),
+                    source=r["source"],
+                    note=r["note"],
+                )
+                for r in rows
+            ]
+        )
+
+    def store_findings(self, run_id: int, findings: Iterable[DutyFinding]) -> None:
+        rows = [
+            {
+                "run_id": run_id,
+                "platform": f.platform,
+                "subject": f.subject,
+                "check_code": f.check,
+                "duty": f.duty,
+                "severity": f.severity,
+                "status": f.status,
+                "period": f.date,
+                "payload": msgspec.to_builtins(f),
+            }
+            for f in findings
+        ]
+        if rows:
+            self.conn.execute(insert(FINDINGS), rows)
+
+    def statuses(self, run_id: int) -> dict[str, str] | None:
+        """Each check's status as the run summed it, or None: the run checked no duties."""
+        summary = self.conn.execute(select(RUNS.c.summary).where(RUNS.c.id == run_id)).scalar()
+        duties = (summary or {}).get("duties")
+        return None if duties is None else dict(duties.get("checks", {}))
+
+    def findings(self, run_id: int) -> list[DutyFinding]:
+        query = select(FINDINGS.c.payload).where(FINDINGS.c.run_id == run_id)
+        return [
+            msgspec.convert(p, DutyFinding, strict=False)
+            for (p,) in self.conn.execute(query.order_by(FINDINGS.c.id))
+        ]

@@ -1,0 +1,173 @@
+"""积分与虚拟货币: checks 7, 8, 11, 12 and 14 on the ledger's events, one event at a time.
+
+What moves points or currency out of the game (a withdrawal, a redemption for
+goods), between users (a transfer), into it without money (a grant), or by
+chance for money (a paid draw); and a minor's part in trades and draws. Each
+breach is gathered per account and month; nothing is held per event.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from compliance.domain.duties.calendar import age_on, month_of
+from compliance.domain.duties.collect import Collector, event
+from compliance.domain.duties.rows import Duty, DutyBook
+from compliance.logs.platform_records import Account, Features, LedgerEvent
+
+POINTS = "points"
+
+
+def _amount(e: LedgerEvent) -> Decimal | None:
+    if e.yuan is not None:
+        return e.yuan
+    return Decimal(abs(e.units)) if e.units is not None else None
+
+
+class Currency:
+    def __init__(
+        self,
+        book: DutyBook,
+        accounts: dict[tuple[str, str], Account],
+        features: dict[str, Features] | None,
+        collect: Collector,
+    ):
+        self.book, self.accounts, self.features, self.collect = book, accounts, features, collect
+        self.draws: dict[str, tuple[Duty, str]] = {}  # platform → an odds row and a month
+        self.prices: dict[tuple[str, str], Decimal] = {}  # (platform, currency) → first price
+
+    def see(self, e: LedgerEvent, day: date) -> None:
+        """One event; `day` its Beijing day."""
+        if e.type in ("withdrawal", "redemption"):
+            self._outflow(e, day)
+        elif e.type == "transfer":
+            self._transfer(e, day)
+        elif e.type == "grant":
+            self._flag("unbought_currency", "grant", e, day, "granted", "only for fiat money")
+            self._reward(e, day)
+        elif e.type == "recharge":
+            self._price(e, day)
+        if e.type == "draw":
+            self._draw(e, day)
+        if e.type in ("transfer", "draw"):
+            self._minor(e, day)
+
+    def _flag(self, check: str, rule: str, e: LedgerEvent, day, metric: str, boundary: str):
+        for duty in self.book.in_force(check, rule, day):
+            self.collect.checked.add((check, e.platform))
+            self._breach(duty, e, day, metric, boundary)
+
+    def _breach(self, duty: Duty, e: LedgerEvent, day, metric: str, boundary: str) -> None:
+        account = self.accounts.get((e.platform, e.account))
+        b = self.collect.breach(
+            duty,
+            e.platform,
+            f"account:{e.account}",
+            month_of(day),
+            metric=metric,
+            boundary=boundary,
+            cap=Decimal(0),
+            account=e.account,
+            person=account.person if account else None,
+        )
+        b.see(_amount(e), event(e.id, e.at, e.type, e.yuan, e.units), "sum")
+        b.detail = f"{b.count} {e.type} events" + (f" ({e.currency})" if e.currency else "")
+
+    def _outflow(self, e: LedgerEvent, day) -> None:
+        for duty in self.book.in_force("cash_out", "outflow", day):
+            self.collect.checked.add(("cash_out", e.platform))
+            if e.type not in duty.text("types").split(","):
+                continue
+            wanted = duty.figures.get("currency")
+            if wanted == POINTS and e.currency != POINTS:
+                continue
+            if wanted == "*" and e.currency == POINTS:
+                continue  # points are the 2007 row's
+            self._breach(duty, e, day, f"{e.type}_amount", "no exchange for cash or goods")
+
+    def _transfer(self, e: LedgerEvent, day) -> None:
+        if e.counterpart is None or e.counterpart == e.account:
+            return
+        if e.currency == POINTS:
+            for duty in self.book.in_force("transfers", "points_transfer", day):
+                self.collect.checked.add(("transfers", e.platform))
+                self._breach(duty, e, day, "points_transferred", "no point transfers between users")
+            return
+        for duty in self.book.in_force("transfers", "currency_transfer", day):
+            self.collect.checked.add(("transfers", e.platform))
+            feature = None if self.features is None else self.features.get(e.platform)
+            if feature is None:
+                self.collect.cannot(
+                    "transfers",
+                    e.platform,
+                    "platform-config features",
+                    "currency transfers where it is not given whether transfers are a feature",
+                )
+            elif not feature.transfers:
+                self._breach(duty, e, day, "currency_transferred", "transfers are no feature")
+
+    def _reward(self, e: LedgerEvent, day) -> None:
+        """Check 22: a grant given for logging in or for recharging (the draft's inducements)."""
+        for duty in self.book.in_force("draft_advisories", "reward", day):
+            self.collect.checked.add(("draft_advisories", e.platform))
+            if e.reason in duty.text("reasons").split(","):
+                self._breach(duty, e, day, f"{e.reason}_rewards", "no login or recharge rewards")
+
+    def _price(self, e: LedgerEvent, day) -> None:
+        """Check 13: a recharge whose yuan per unit differs from the currency's first."""
+        if e.yuan is None or not e.units or e.currency is None:
+            return
+        for duty in self.book.in_force("unit_price", "price_drift", day):
+            self.collect.checked.add(("unit_price", e.platform))
+            price = (e.yuan / e.units).quantize(Decimal("0.0001"))
+            first = self.prices.setdefault((e.platform, e.currency), price)
+            if price == first:
+                continue
+            b = self.collect.breach(
+                duty,
+                e.platform,
+                f"currency:{e.currency}",
+                month_of(day),
+                metric="yuan_per_unit",
+                boundary=f"the first price seen, {first} yuan a unit",
+                cap=first,
+            )
+            b.see(price, event(e.id, e.at, e.type, e.yuan, e.units), "max")
+            b.detail = f"{b.count} recharges at another unit price (first {first})"
+
+    def _draw(self, e: LedgerEvent, day) -> None:
+        paid = (e.yuan is not None and e.yuan > 0) or (e.units is not None and e.units > 0)
+        if paid:
+            self._flag("paid_draws", "paid_draw", e, day, "paid_draws", "no random draw for money")
+        for duty in self.book.in_force("paid_draws", "odds_published", day):
+            self.draws.setdefault(e.platform, (duty, month_of(day)))
+
+    def _minor(self, e: LedgerEvent, day) -> None:
+        account = self.accounts.get((e.platform, e.account))
+        if account is None or account.birth_date is None:
+            return
+        if age_on(account.birth_date, day) >= 18:
+            return
+        for duty in self.book.in_force("minor_trades", "minor_event", day):
+            self.collect.checked.add(("minor_trades", e.platform))
+            if e.type in duty.text("types").split(","):
+                self._breach(duty, e, day, f"minor_{e.type}s", "no trades or draws for minors")
+
+    def finish(self, published: set[str]) -> None:
+        """Draws on a platform that publishes no probability breach the 2016 row."""
+        for platform, (duty, month) in sorted(self.draws.items()):
+            self.collect.checked.add(("paid_draws", platform))
+            if platform in published:
+                continue
+            b = self.collect.breach(
+                duty,
+                platform,
+                f"platform:{platform}",
+                month,
+                metric="draw_odds_published",
+                boundary="every drawable item's probability published",
+                cap=None,
+            )
+            b.see(None, None)
+            b.detail = "draws in the ledger, no published probability in the configuration"

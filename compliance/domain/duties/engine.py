@@ -1,0 +1,210 @@
+"""义务审计: the duty checks fed the run's sessions, the accounts, the ledger and the
+configuration, streamed; what comes out is `DutyFinding`s.
+
+Accounts and configuration are held (one small record per account and mode); the
+sessions and the ledger pass once, and the checks keep state per account, person,
+day or month, never the events themselves. A check whose input was not given is
+`indeterminate` for each platform seen, naming what is missing, never held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from compliance.domain.duties.calendar import local_day
+from compliance.domain.duties.collect import Collector
+from compliance.domain.duties.currency import Currency
+from compliance.domain.duties.hours import Hours, Play
+from compliance.domain.duties.payments import Payments
+from compliance.domain.duties.points import Points
+from compliance.domain.duties.retention import judge_retention
+from compliance.domain.duties.rows import Duty, DutyBook
+from compliance.domain.duties.service import ServiceDays
+from compliance.domain.findings import DutyFinding
+from compliance.logs.platform_records import (
+    Account,
+    ConfigRecord,
+    DrawOdds,
+    Features,
+    LedgerEvent,
+    ModeConfig,
+    RechargeCap,
+    Retention,
+)
+
+__all__ = ["DutyAudit", "DutyOptions", "Play"]
+
+NEEDS_ACCOUNTS = (
+    "unverified_play",
+    "guest_rules",
+    "payer_name",
+    "minor_hours",
+    "minor_payments",
+    "minor_trades",
+)
+NEEDS_LEDGER = (
+    "payer_name",
+    "minor_payments",
+    "minor_trades",
+    "cash_out",
+    "transfers",
+    "unbought_currency",
+    "unit_price",
+    "paid_draws",
+    "recharge_cap",
+    "point_caps",
+)
+NEEDS_CONFIG = ("point_caps", "retention", "draft_advisories")
+
+
+@dataclass(frozen=True)
+class DutyOptions:
+    today: date
+    per_account: bool = False  # 月 summed per account, not per person (research note §8 q6)
+    adjusted_closed: bool = False  # 调休 working weekend days closed to minors (practice)
+
+
+class PlatformConfig:
+    """平台配置: a configuration file's records, by platform."""
+
+    def __init__(self, records: Iterable[ConfigRecord]):
+        self.modes: dict[tuple[str, str], ModeConfig] = {}
+        self.caps: dict[str, list[RechargeCap]] = {}
+        self.features: dict[str, Features] = {}
+        self.retention: dict[str, dict[str, Retention]] = {}
+        self.draws: set[str] = set()
+        self.platforms: set[str] = set()
+        for r in records:
+            self.platforms.add(r.platform)
+            if isinstance(r, ModeConfig):
+                self.modes[(r.platform, r.mode)] = r
+            elif isinstance(r, RechargeCap):
+                self.caps.setdefault(r.platform, []).append(r)
+            elif isinstance(r, Features):
+                self.features[r.platform] = r
+            elif isinstance(r, Retention):
+                self.retention.setdefault(r.platform, {})[r.record] = r
+            elif isinstance(r, DrawOdds):
+                self.draws.add(r.platform)
+
+
+class DutyAudit:
+    def __init__(
+        self,
+        book: DutyBook,
+        options: DutyOptions,
+        accounts: Iterable[Account] | None,
+        config: Iterable[ConfigRecord] | None,
+        ledger_given: bool,
+    ):
+        self.book, self.options = book, options
+        self.collect = Collector()
+        self.accounts_given = accounts is not None
+        self.ledger_given = ledger_given
+        self.accounts = {(a.platform, a.id): a for a in accounts or ()}
+        self.config = PlatformConfig(config) if config is not None else None
+        self.platforms: set[str] = {p for p, _ in self.accounts}
+        if self.config is not None:
+            self.platforms |= self.config.platforms
+        self.draws_seen: set[str] = set()
+        self.hours = Hours(book, self.accounts, self.collect, options.adjusted_closed)
+        caps = self.config.caps if self.config is not None else None
+        self.payments = Payments(book, self.accounts, caps, self.collect, options.per_account)
+        self.points = Points(book, self.config.modes if self.config else None, self.collect)
+        features = self.config.features if self.config is not None else None
+        self.currency = Currency(book, self.accounts, features, self.collect)
+        self.service = ServiceDays(book, self.collect)
+
+    def play(self, p: Play) -> None:
+        self.platforms.add(p.platform)
+        self.service.see(p.platform, p.start)
+        if self.accounts_given:
+            self.hours.play(p)
+
+    def event(self, e: LedgerEvent) -> None:
+        self.platforms.add(e.platform)
+        if e.type == "draw":
+            self.draws_seen.add(e.platform)
+        day = local_day(e.at)
+        self.payments.see(e, day)
+        self.points.see(e, day)
+        self.currency.see(e, day)
+
+    def finish(self) -> list[DutyFinding]:
+        self.hours.finish()
+        self.payments.finish()
+        self.points.finish()
+        self.points.configured(self.options.today)
+        self.currency.finish(self.config.draws if self.config is not None else set())
+        self.service.finish()
+        if self.config is not None:
+            for platform in sorted(self.platforms):
+                if not any(p == platform for p, _ in self.config.modes):
+                    self.collect.cannot(
+                        "point_caps",
+                        platform,
+                        "platform-config mode",
+                        "the configuration lists no game mode, so no caps to check",
+                    )
+                self._limit_published(platform)
+                draws = platform in self.draws_seen or platform in self.config.draws
+                judge_retention(
+                    self.book,
+                    platform,
+                    self.config.retention.get(platform, {}),
+                    self.config.features.get(platform),
+                    draws,
+                    self.options.today,
+                    self.collect,
+                )
+        self._absent()
+        return list(self.collect.findings(self.first_rows()))
+
+    def _limit_published(self, platform: str) -> None:
+        """Check 22: the draft's published recharge limit, read as a configured cap."""
+        assert self.config is not None
+        for duty in self.book.in_force("draft_advisories", "limit_published", self.options.today):
+            self.collect.checked.add(("draft_advisories", platform))
+            if self.config.caps.get(platform):
+                continue
+            b = self.collect.breach(
+                duty,
+                platform,
+                f"platform:{platform}",
+                self.options.today.isoformat(),
+                metric="recharge_limit_published",
+                boundary="a user recharge limit set and published",
+                cap=None,
+            )
+            b.see(None, None)
+            b.detail = "no recharge_cap in the configuration"
+
+    def _absent(self) -> None:
+        absent = [
+            (NEEDS_ACCOUNTS, self.accounts_given, "accounts", "no accounts file was given"),
+            (NEEDS_LEDGER, self.ledger_given, "ledger", "no ledger file was given"),
+            (
+                NEEDS_CONFIG,
+                self.config is not None,
+                "platform-config",
+                "no platform configuration file was given",
+            ),
+        ]
+        for checks, given, missing, reason in absent:
+            if given:
+                continue
+            for platform in sorted(self.platforms):
+                for check in checks:
+                    self.collect.cannot(check, platform, missing, reason)
+
+    def first_rows(self) -> dict[str, Duty]:
+        """A check's first row, which names its instrument in an indeterminate finding."""
+        out: dict[str, Duty] = {}
+        for d in self.book.duties:
+            out.setdefault(d.check, d)
+        return out
+
+    def statuses(self) -> dict[str, str]:
+        return self.collect.statuses()

@@ -1,0 +1,115 @@
+"""输赢积分上限: check 10, the per-round and per-day caps of each point-staking mode.
+
+The caps are the operator's own (公通字〔2007〕3号 §3 gives no figure): the check
+is that each mode has both, and that the ledger's settlements keep to them. A
+day's points are the sum of the rounds' |Δpoints| of one account in one mode on
+one Beijing day.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date
+from decimal import Decimal
+
+from compliance.domain.duties.calendar import month_of
+from compliance.domain.duties.collect import Collector, event
+from compliance.domain.duties.rows import DutyBook
+from compliance.domain.findings import DutyEvent
+from compliance.logs.platform_records import LedgerEvent, ModeConfig
+
+
+class Points:
+    def __init__(
+        self, book: DutyBook, modes: dict[tuple[str, str], ModeConfig] | None, collect: Collector
+    ):
+        self.book, self.modes, self.collect = book, modes, collect
+        self.days: defaultdict[tuple[str, str, str, date], int] = defaultdict(int)
+        self.first: dict[tuple[str, str, str, date], DutyEvent] = {}
+
+    def configured(self, on: date) -> None:
+        """Every point-staking mode of the configuration has both caps."""
+        for (platform, name), mode in sorted((self.modes or {}).items()):
+            self.collect.checked.add(("point_caps", platform))
+            if not mode.stakes_points:
+                continue
+            lacking = [
+                c
+                for c, v in (("round_cap", mode.round_cap), ("day_cap", mode.day_cap))
+                if v is None
+            ]
+            for duty in self.book.in_force("point_caps", "configured", on):
+                if lacking:
+                    b = self.collect.breach(
+                        duty,
+                        platform,
+                        f"mode:{name}",
+                        on.isoformat(),
+                        metric="caps_missing",
+                        boundary="a per-round and a per-day cap",
+                        cap=None,
+                    )
+                    b.see(Decimal(len(lacking)), None)
+                    b.detail = f"mode {name} has no {' and no '.join(lacking)}"
+
+    def see(self, e: LedgerEvent, day: date) -> None:
+        """One event; `day` its Beijing day."""
+        if e.type != "settlement" or e.units is None:
+            return
+        self.collect.checked.add(("point_caps", e.platform))
+        if self.modes is None:
+            self.collect.cannot(
+                "point_caps",
+                e.platform,
+                "platform-config",
+                "settlements with no configuration of the modes' caps",
+            )
+            return
+        mode = self.modes.get((e.platform, e.mode or ""))
+        if mode is None:
+            self.collect.cannot(
+                "point_caps",
+                e.platform,
+                f"platform-config mode {e.mode}",
+                "settlements of a mode the configuration does not list",
+            )
+            return
+        if not mode.stakes_points:
+            return
+        swing = abs(e.units)
+        ev = event(e.id, e.at, e.type, None, e.units)
+        if mode.round_cap is not None and swing > mode.round_cap:
+            for duty in self.book.in_force("point_caps", "per_round", day):
+                b = self.collect.breach(
+                    duty,
+                    e.platform,
+                    f"account:{e.account}",
+                    month_of(day),
+                    metric="round_points",
+                    boundary=f"at most {mode.round_cap} points a round in {mode.mode}",
+                    cap=Decimal(mode.round_cap),
+                    account=e.account,
+                )
+                b.see(Decimal(swing), ev)
+        key = (e.platform, e.account, mode.mode, day)
+        self.days[key] += swing
+        self.first.setdefault(key, ev)
+
+    def finish(self) -> None:
+        for (platform, account, name, day), total in sorted(self.days.items()):
+            mode = (self.modes or {})[(platform, name)]
+            if mode.day_cap is None or total <= mode.day_cap:
+                continue
+            for duty in self.book.in_force("point_caps", "per_day", day):
+                b = self.collect.breach(
+                    duty,
+                    platform,
+                    f"account:{account}",
+                    month_of(day),
+                    metric="day_points",
+                    boundary=f"at most {mode.day_cap} points a day in {name}",
+                    cap=Decimal(mode.day_cap),
+                    account=account,
+                )
+                b.see(Decimal(total), self.first[(platform, account, name, day)])
+                b.detail = f"{b.count} days over the cap in {name} (largest {b.value} points)"

@@ -1,0 +1,163 @@
+"""平台义务审计: the platform's duties checked beside a run's sessions.
+
+Runs only when the audit is given an accounts file, a ledger or a platform
+configuration; then the duty rows are seeded from data/duties.toml on first use
+(in the trail), the records are read with the session reader's bounds and
+rejects (stored with the run like a session's), the run's session files are read
+once more for who played when, and the findings are stored with the run.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from compliance.domain.duties.engine import DutyAudit, DutyOptions, Play
+from compliance.domain.duties.rows import DutyBook
+from compliance.domain.findings import DutyFinding
+from compliance.dutydata import duties_path, load_duties
+from compliance.errors import LogError
+from compliance.logs.platform_reader import Record, read_records
+from compliance.logs.platform_records import ACCOUNTS, CONFIG, LEDGER
+from compliance.logs.reader import Located, Reject, read_sessions
+from compliance.service_layer.unit_of_work import UnitOfWork
+
+FIRST_USE = "first use: seeded from data/duties.toml"
+BATCH = 1000
+
+
+@dataclass(frozen=True)
+class DutyInputs:
+    """What the platform's duties are checked on, and the readings chosen."""
+
+    accounts: str | None = None
+    ledger: str | None = None
+    config: str | None = None
+    per_account: bool = False
+    adjusted_closed: bool = False
+
+    @property
+    def given(self) -> bool:
+        return bool(self.accounts or self.ledger or self.config)
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "accounts": self.accounts,
+            "ledger": self.ledger,
+            "platform_config": self.config,
+            "per_account": self.per_account,
+            "adjusted_closed": self.adjusted_closed,
+        }
+
+
+@dataclass
+class DutySummary:
+    """What the duties pass saw: records read, rejects, findings by severity and status,
+    each check's status (held, breached, indeterminate)."""
+
+    records: int = 0
+    rejects: int = 0
+    found: Counter = field(default_factory=Counter)
+    statuses: dict[str, str] = field(default_factory=dict)
+    reject_list: list[Reject] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "records": self.records,
+            "rejects": self.rejects,
+            "findings": dict(self.found),
+            "checks": self.statuses,
+        }
+
+
+def ensure_duties(uow: UnitOfWork, actor: str | None = None) -> DutyBook:
+    """The stored duty rows, seeded from data/duties.toml first if the store has none."""
+    if not uow.duties.has_any():
+        uow.duties.save(load_duties(duties_path()), actor, FIRST_USE)
+        uow.commit()
+    return uow.duties.load()
+
+
+def audit_duties(
+    uow: UnitOfWork,
+    run_id: int,
+    session_files: list[str],
+    names: dict[str, str],
+    inputs: DutyInputs,
+    today: date,
+    max_line_bytes: int,
+    on_finding: Callable[[DutyFinding], None],
+    strict: bool = False,
+) -> DutySummary:
+    """Check the duties on the inputs and the run's sessions; store and pass on the
+    findings; the rejects of the records are stored with the run (with `strict`, the
+    first one stops the run with LogError, as a session's does)."""
+    book = ensure_duties(uow)
+    summary = DutySummary()
+    rejects: list[Reject] = []
+
+    def records(path: str | None, kind: str) -> Iterator[Any] | None:
+        if path is None:
+            return None
+        items = read_records(path, kind, max_line_bytes)
+        return _decoded(uow, run_id, items, summary, rejects, strict)
+
+    accounts = records(inputs.accounts, ACCOUNTS)
+    config = records(inputs.config, CONFIG)
+    options = DutyOptions(today, inputs.per_account, inputs.adjusted_closed)
+    engine = DutyAudit(
+        book,
+        options,
+        list(accounts) if accounts is not None else None,
+        list(config) if config is not None else None,
+        ledger_given=inputs.ledger is not None,
+    )
+    for path in session_files:
+        for item in read_sessions(path, max_line_bytes=max_line_bytes, name=names.get(path)):
+            if isinstance(item, Located):
+                s = item.session
+                for player in s.players:
+                    engine.play(Play(s.platform, player.id, s.session_id, s.started_at, s.ended_at))
+    events = records(inputs.ledger, LEDGER)
+    for event in events or ():
+        engine.event(event)
+    _flush(uow, run_id, rejects)
+    findings = engine.finish()
+    uow.duties.store_findings(run_id, findings)
+    uow.commit()
+    for finding in findings:
+        summary.found[finding.severity if finding.status == "breached" else finding.status] += 1
+        on_finding(finding)
+    summary.statuses = engine.statuses()
+    return summary
+
+
+def _decoded(
+    uow: UnitOfWork,
+    run_id: int,
+    items: Iterator[Record[Any] | Reject],
+    summary: DutySummary,
+    rejects: list[Reject],
+    strict: bool,
+) -> Iterator[Any]:
+    for item in items:
+        if isinstance(item, Reject) and strict:
+            raise LogError(item.describe())
+        if isinstance(item, Reject):
+            summary.rejects += 1
+            if len(summary.reject_list) < 100:
+                summary.reject_list.append(item)
+            rejects.append(item)
+            if len(rejects) >= BATCH:
+                _flush(uow, run_id, rejects)
+            continue
+        summary.records += 1
+        yield item.record
+
+
+def _flush(uow: UnitOfWork, run_id: int, rejects: list[Reject]) -> None:
+    uow.runs.store_rejects(run_id, rejects)
+    rejects.clear()
