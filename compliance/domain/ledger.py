@@ -3,6 +3,11 @@
 `end` is the subject's own latest session of the run (or the audit's
 `--as-of`); `read_from` the first day the audit read (`--window-days`), or
 None where it read every stored session.
+
+A room owner's or platform's participants are distinct persons: `people`
+holds who played on each day, or, where no stored session of the subject is
+later than `end`, `last_seen` how many persons were last seen on each day
+(those seen from a window's first day on are those last seen in it).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ class Ledger:
     read_from: date | None = None
     entries: list[Entry] = field(default_factory=list)
     people: dict[date, set[str]] = field(default_factory=dict)
+    last_seen: dict[date, int] | None = None
     priors: tuple[date, ...] = ()
 
     def figures(self, start: date | None = None) -> WindowFigures:
@@ -55,10 +61,14 @@ class Ledger:
                 places[e.place] += e.sessions
             venues[e.venue] += e.sessions
         first = lo or min((e.day for e in picked), default=self.end)
-        seen: set[str] = set()
-        for day, players in self.people.items():
-            if first <= day <= self.end:
-                seen |= players
+        if self.last_seen is not None:
+            participants = sum(n for day, n in self.last_seen.items() if first <= day <= self.end)
+        else:
+            seen: set[str] = set()
+            for day, players in self.people.items():
+                if first <= day <= self.end:
+                    seen |= players
+            participants = len(seen)
         return WindowFigures(
             kind=self.kind,
             id=self.id,
@@ -72,7 +82,7 @@ class Ledger:
             rake=sum((e.rake for e in picked), Decimal(0)),
             fixed_fee=sum((e.fixed_fee for e in picked), Decimal(0)),
             venues=dict(venues),
-            participants=len(seen),
+            participants=participants,
             minors=sum(e.minors for e in picked),
             places=dict(places),
             priors=self.priors,
