@@ -270,8 +270,14 @@ def _small_part(conn: Connection, in_window, run_id: int) -> bool:
 
 
 def sessions_behind(conn: Connection, w: WindowFigures) -> list[str]:
-    """The sessions that made a window's sums, largest capital first."""
-    where = and_(S.c.platform == w.platform, S.c.day.between(w.start, w.end))
+    """The sessions that made a window's sums, largest capital first.
+
+    Read through the subject's own index (an owner's or a platform's sessions by
+    capital, a player's rows), never the day index: a window holds most of a
+    subject's sessions, and by day the planners would read every subject's.
+    """
+    day = func.coalesce(S.c.day, S.c.day)  # a function of the day: no index on it applies
+    where = and_(S.c.platform == w.platform, day.between(w.start, w.end))
     if w.kind == "owner":
         query = select(S.c.session_id).where(where, S.c.owner_id == w.id)
     elif w.kind == "platform":
