@@ -405,6 +405,18 @@ class WindowPersonRow(Base):
     sessions: Mapped[int] = mapped_column(Integer)
 
 
+class WindowLastSeenRow(Base):
+    """末见: how many of a room owner's or platform's players were last seen on a day (their
+    `window_people.last_day`): a window's participants are the sum over its days."""
+
+    __tablename__ = "window_last_seen"
+    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(128), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    people: Mapped[int] = mapped_column(Integer)
+
+
 class RuleChangeRow(Base):
     """变更记录: one change to a rule row, hash-chained to the entry before it."""
 

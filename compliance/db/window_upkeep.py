@@ -3,7 +3,9 @@
 `window_days` holds, per subject (room owner, platform, player) and day, place
 and venue, the sums of its stored sessions; `window_people` each player a room
 owner or a platform has seen, with the first and last day of their sessions
-together and how many sessions that is. Both are sums over the stored rows, so
+together and how many sessions that is; `window_last_seen` how many of them
+were last seen on each day (moved as a pair's last day moves; a day whose
+players have all come back keeps a row of 0). Both are sums over the stored rows, so
 they change with them: the rows of a replaced session are subtracted before
 they go, the new ones added once stored. Every change happens inside
 `store_sessions`, under the store's write lock, so workers and audits running at
@@ -32,6 +34,7 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    or_,
     select,
     tuple_,
     update,
@@ -43,6 +46,7 @@ from compliance.db.models import (
     PlayerMetricsRow,
     SessionRow,
     WindowDayRow,
+    WindowLastSeenRow,
     WindowPersonRow,
     table_of,
 )
@@ -52,6 +56,8 @@ S = table_of(SessionRow)
 P = table_of(PlayerMetricsRow)
 DAYS = table_of(WindowDayRow)
 PEOPLE = table_of(WindowPersonRow)
+LAST_SEEN = table_of(WindowLastSeenRow)
+LAST_KEY = ("platform", "kind", "subject", "day")
 DAY_KEY = ("platform", "kind", "subject", "day", "place", "venue")
 DAY_SUMS = ("sessions", "capital", "net", "rake", "fixed_fee", "minors")
 PERSON_KEY = ("platform", "kind", "subject", "player_id")
@@ -117,15 +123,31 @@ def day_sums(where: ColumnElement[bool]) -> list[Select]:
 
 def people_seen(where: ColumnElement[bool]) -> list[Select]:
     """The `window_people` rows of the sessions `where` selects (PERSON_KEY + PERSON_FIGURES)."""
-    spans = (func.min(S.c.day), func.max(S.c.day), func.count())
+    spans = (
+        func.min(S.c.day).label("first_day"),
+        func.max(S.c.day).label("last_day"),
+        func.count().label("sessions"),
+    )
     owners = (
-        select(S.c.platform, literal("owner"), S.c.owner_id, P.c.player_id, *spans)
+        select(
+            S.c.platform,
+            literal("owner").label("kind"),
+            S.c.owner_id.label("subject"),
+            P.c.player_id,
+            *spans,
+        )
         .select_from(_joined())
         .where(where, S.c.owner_id.is_not(None))
         .group_by(S.c.platform, S.c.owner_id, P.c.player_id)
     )
     platforms = (
-        select(S.c.platform, literal("platform"), S.c.platform, P.c.player_id, *spans)
+        select(
+            S.c.platform,
+            literal("platform").label("kind"),
+            S.c.platform.label("subject"),
+            P.c.player_id,
+            *spans,
+        )
         .select_from(_joined())
         .where(where)
         .group_by(S.c.platform, P.c.player_id)
@@ -156,11 +178,30 @@ def add_days(conn: Connection, where: ColumnElement[bool]) -> None:
 
 
 def add_people(conn: Connection, where: ColumnElement[bool]) -> None:
-    """Add the pairs of the sessions `where` selects to `window_people`."""
+    """Add the pairs of the sessions `where` selects to `window_people`, moving the days they
+    are last seen on in `window_last_seen`."""
     least, greatest = (
         (func.min, func.max) if conn.dialect.name == "sqlite" else (func.least, func.greatest)
     )
     for query in people_seen(where):
+        batch = query.subquery("batch")
+        same = and_(*(PEOPLE.c[k] == batch.c[k] for k in PERSON_KEY))
+        stored = (PEOPLE.c.platform, PEOPLE.c.kind, PEOPLE.c.subject, PEOPLE.c.last_day)
+        _add_last_seen(  # the days they were last seen on before
+            conn,
+            select(*stored, -func.count())
+            .select_from(PEOPLE.join(batch, same))
+            .where(batch.c.last_day > PEOPLE.c.last_day)
+            .group_by(*stored),
+        )
+        moved = (batch.c.platform, batch.c.kind, batch.c.subject, batch.c.last_day)
+        _add_last_seen(  # the days they are last seen on now
+            conn,
+            select(*moved, func.count())
+            .select_from(batch.outerjoin(PEOPLE, same))
+            .where(or_(PEOPLE.c.last_day.is_(None), PEOPLE.c.last_day < batch.c.last_day))
+            .group_by(*moved),
+        )
         statement = _insert(conn)(PEOPLE).from_select([*PERSON_KEY, *PERSON_FIGURES], query)
         new = statement.excluded
         conn.execute(
@@ -173,6 +214,16 @@ def add_people(conn: Connection, where: ColumnElement[bool]) -> None:
                 },
             )
         )
+
+
+def _add_last_seen(conn: Connection, query: Select) -> None:
+    statement = _insert(conn)(LAST_SEEN).from_select([*LAST_KEY, "people"], query)
+    conn.execute(
+        statement.on_conflict_do_update(
+            index_elements=list(LAST_KEY),
+            set_={"people": LAST_SEEN.c.people + statement.excluded.people},
+        )
+    )
 
 
 def _merge(into: dict[Pair, Span], rows: Iterable) -> None:
@@ -286,6 +337,26 @@ class WindowUpkeep:
                 settled[pair] = self._read_again(pair)
                 continue
             settled[pair] = (first, last, n)
+        moves: dict[tuple, int] = {}
+        for pair, span in settled.items():
+            was, new = self.before.get(pair), added.get(pair)
+            days = [s[1] for s in (was, new) if s is not None]
+            if days:  # the day the additions left it last seen on
+                moves[(*pair[:3], max(days))] = moves.get((*pair[:3], max(days)), 0) - 1
+            if span is not None:
+                moves[(*pair[:3], span[1])] = moves.get((*pair[:3], span[1]), 0) + 1
+        moved = [
+            dict(zip((*LAST_KEY, "people"), (*k, n), strict=True)) for k, n in moves.items() if n
+        ]
+        if moved:
+            statement = _insert(self.conn)(LAST_SEEN)
+            self.conn.execute(
+                statement.on_conflict_do_update(
+                    index_elements=list(LAST_KEY),
+                    set_={"people": LAST_SEEN.c.people + statement.excluded.people},
+                ),
+                moved,
+            )
         keyed = [PEOPLE.c[k] == bindparam(f"k_{k}") for k in PERSON_KEY]
         if settled:
             self.conn.execute(

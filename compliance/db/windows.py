@@ -31,7 +31,7 @@ from compliance.db.models import (
     SessionRow,
     WindowDayRow,
     WindowFindingRow,
-    WindowPersonRow,
+    WindowLastSeenRow,
     table_of,
 )
 from compliance.db.window_sessions import (
@@ -46,7 +46,7 @@ from compliance.domain.windows import WindowFigures
 S = table_of(SessionRow)
 P = table_of(PlayerMetricsRow)
 DAYS = table_of(WindowDayRow)
-PEOPLE = table_of(WindowPersonRow)
+LAST_SEEN = table_of(WindowLastSeenRow)
 WINDOW_FINDINGS = table_of(WindowFindingRow)
 KINDS = ("owner", "platform", "player")
 CHUNK = 500
@@ -195,16 +195,16 @@ def _participants(
     counted = [key for key, book in books.items() if last_stored.get(key, book.end) <= book.end]
     for key in counted:
         books[key].last_seen = {}
-    where = and_(PEOPLE.c.kind == kind, PEOPLE.c.platform.in_(names))
+    where = and_(LAST_SEEN.c.kind == kind, LAST_SEEN.c.platform.in_(names))
     if read_from is not None:
-        where = and_(where, PEOPLE.c.last_day >= read_from)
+        where = and_(where, LAST_SEEN.c.day >= read_from)
     ids = sorted({subject for _, subject in counted})
     for i in range(0, len(ids), CHUNK):
         for platform, subject, day, n in conn.execute(
-            select(PEOPLE.c.platform, PEOPLE.c.subject, PEOPLE.c.last_day, func.count())
-            .where(where, PEOPLE.c.subject.in_(ids[i : i + CHUNK]))
-            .group_by(PEOPLE.c.platform, PEOPLE.c.subject, PEOPLE.c.last_day)
-        ):
+            select(
+                LAST_SEEN.c.platform, LAST_SEEN.c.subject, LAST_SEEN.c.day, LAST_SEEN.c.people
+            ).where(where, LAST_SEEN.c.subject.in_(ids[i : i + CHUNK]))
+        ).all():
             book = books.get((platform, subject))
             if book is not None and book.last_seen is not None:
                 book.last_seen[day] = n
@@ -229,7 +229,7 @@ def _last_days(
                 DAYS.c.subject.in_(ids[i : i + CHUNK]),
             )
             .group_by(DAYS.c.platform, DAYS.c.subject)
-        ):
+        ).all():
             out[(platform, subject)] = day
     return out
 

@@ -1,8 +1,9 @@
 """window day sums and people seen
 
-Per-subject daily sums of the stored sessions (`window_days`) and the players
-each room owner and platform has seen (`window_people`), filled from the
-sessions already stored; the indexes that list a window's sessions by capital.
+Per-subject daily sums of the stored sessions (`window_days`), the players
+each room owner and platform has seen (`window_people`) and how many were last
+seen on each day (`window_last_seen`), filled from the sessions already
+stored; the indexes that list a window's sessions by capital.
 
 Revision ID: 90822206a45e
 Revises: 9fc77c95bb81
@@ -53,6 +54,17 @@ def upgrade() -> None:
             "platform", "kind", "subject", "player_id", name=op.f("pk_window_people")
         ),
     )
+    op.create_table(
+        "window_last_seen",
+        sa.Column("platform", sa.String(length=64), nullable=False),
+        sa.Column("kind", sa.String(length=8), nullable=False),
+        sa.Column("subject", sa.String(length=128), nullable=False),
+        sa.Column("day", sa.Date(), nullable=False),
+        sa.Column("people", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint(
+            "platform", "kind", "subject", "day", name=op.f("pk_window_last_seen")
+        ),
+    )
     with op.batch_alter_table("sessions", schema=None) as batch_op:
         batch_op.create_index(
             "ix_sessions_owner_capital",
@@ -75,6 +87,7 @@ def downgrade() -> None:
         batch_op.drop_index("ix_sessions_platform_capital")
         batch_op.drop_index("ix_sessions_owner_capital")
 
+    op.drop_table("window_last_seen")
     op.drop_table("window_people")
     op.drop_table("window_days")
     # ### end Alembic commands ###
@@ -123,4 +136,9 @@ def backfill() -> None:
     op.execute(
         f"INSERT INTO window_people ({PEOPLE}) SELECT s.platform, 'platform', s.platform,"
         f" p.player_id, {spans} FROM {JOINED} GROUP BY s.platform, p.player_id"
+    )
+    op.execute(
+        "INSERT INTO window_last_seen (platform, kind, subject, day, people)"
+        " SELECT platform, kind, subject, last_day, COUNT(*) FROM window_people"
+        " GROUP BY platform, kind, subject, last_day"
     )

@@ -19,6 +19,8 @@ from compliance.db.window_upkeep import (
     DAY_KEY,
     DAY_SUMS,
     DAYS,
+    LAST_KEY,
+    LAST_SEEN,
     PEOPLE,
     PERSON_FIGURES,
     PERSON_KEY,
@@ -67,13 +69,20 @@ def recomputed(conn):
     """What the window tables should hold: summed afresh from every stored session."""
     days = sorted(tuple(r) for q in day_sums(true()) for r in conn.execute(q))
     people = sorted(tuple(r) for q in people_seen(true()) for r in conn.execute(q))
-    return days, people
+    last = {}
+    for platform, kind, subject, _, _, last_day, _ in people:
+        key = (platform, kind, subject, last_day)
+        last[key] = last.get(key, 0) + 1
+    return days, people, sorted((*k, n) for k, n in last.items())
 
 
 def stored(conn):
+    """The window tables (a day whose players all came back again holds 0: left out)."""
+    last = select(*(LAST_SEEN.c[k] for k in LAST_KEY), LAST_SEEN.c.people)
     return (
         table(conn, DAYS, (*DAY_KEY, *DAY_SUMS)),
         table(conn, PEOPLE, (*PERSON_KEY, *PERSON_FIGURES)),
+        sorted(tuple(r) for r in conn.execute(last.where(LAST_SEEN.c.people != 0))),
     )
 
 
