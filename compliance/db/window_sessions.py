@@ -29,6 +29,10 @@ def _money(value) -> Decimal:
     return Decimal(str(value or 0)).quantize(CENT)
 
 
+def _cents(value) -> int:
+    return int(_money(value) * 100)
+
+
 def window_figures(
     conn: Connection, platforms: set[str], start: date, end: date, run_id: int | None = None
 ) -> list[WindowFigures]:
@@ -215,11 +219,11 @@ def ledgers_from_sessions(
                         day,
                         place,
                         n,
-                        _money(capital),
-                        rake=_money(rake),
+                        _cents(capital),
+                        rake=_cents(rake),
                         minors=int(minors or 0),
                         venue=venue,
-                        fixed_fee=_money(fixed_fee),
+                        fixed_fee=_cents(fixed_fee),
                     )
                 )
         for *key, day, player in conn.execute(
@@ -248,7 +252,7 @@ def ledgers_from_sessions(
         .group_by(*player_keys, S.c.day, P.c.jurisdiction)
     ).all():
         if (book := books.get((platform, player))) is not None:
-            book.entries.append(Entry(day, place, n, _money(capital), net=_money(net)))
+            book.entries.append(Entry(day, place, n, _cents(capital), net=_cents(net)))
     out += books.values()
     return [book for book in out if book.entries]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
-from decimal import Decimal
 
 from sqlalchemy import (
     BigInteger,
@@ -50,14 +49,8 @@ LAST_SEEN = table_of(WindowLastSeenRow)
 WINDOW_FINDINGS = table_of(WindowFindingRow)
 KINDS = ("owner", "platform", "player")
 CHUNK = 500
-ZERO = Decimal("0.00")
 
 Key = tuple[str, str]  # platform, subject
-
-
-def _money(cents) -> Decimal:
-    """Whole cents (an int on SQLite, a Decimal on PostgreSQL) as yuan to the cent."""
-    return Decimal(cents).scaleb(-2) if cents else ZERO
 
 
 def _run_ends(
@@ -115,16 +108,16 @@ def _day_rows(
 def _entry(kind: str, row) -> Entry:
     _, _, day, place, venue, n, capital, net, rake, fixed_fee, minors = row
     if kind == "player":
-        return Entry(day, place or None, n, _money(capital), net=_money(net))
+        return Entry(day, place or None, n, int(capital), net=int(net))
     return Entry(
         day,
         place or None,
         n,
-        _money(capital),
-        rake=_money(rake),
+        int(capital),
+        rake=int(rake),
         minors=minors,
         venue=venue,
-        fixed_fee=_money(fixed_fee),
+        fixed_fee=int(fixed_fee),
     )
 
 

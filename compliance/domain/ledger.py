@@ -23,17 +23,23 @@ from compliance.domain.windows import WindowFigures, WindowFinding, judge_window
 
 @dataclass(slots=True)
 class Entry:
-    """The subject's sessions of one day in one place."""
+    """The subject's sessions of one day in one place; money in whole cents (分)."""
 
     day: date
     place: str | None
     sessions: int
-    capital: Decimal = Decimal(0)
-    net: Decimal = Decimal(0)
-    rake: Decimal = Decimal(0)
+    capital: int = 0
+    net: int = 0
+    rake: int = 0
     minors: int = 0
     venue: str = "online"
-    fixed_fee: Decimal = Decimal(0)
+    fixed_fee: int = 0
+
+
+def _yuan(cents: int, shown: bool) -> Decimal:
+    """A sum of cents in yuan to the cent; 0 where the subject has no such figure or no
+    session in the window (as a sum of no figures is)."""
+    return Decimal(cents).scaleb(-2) if shown else Decimal(0)
 
 
 @dataclass
@@ -61,6 +67,7 @@ class Ledger:
                 places[e.place] += e.sessions
             venues[e.venue] += e.sessions
         first = lo or min((e.day for e in picked), default=self.end)
+        player = self.kind == "player"
         if self.last_seen is not None:
             participants = sum(n for day, n in self.last_seen.items() if first <= day <= self.end)
         else:
@@ -77,10 +84,10 @@ class Ledger:
             start=first,
             end=self.end,
             sessions=sum(e.sessions for e in picked),
-            capital=sum((e.capital for e in picked), Decimal(0)),
-            net=sum((e.net for e in picked), Decimal(0)),
-            rake=sum((e.rake for e in picked), Decimal(0)),
-            fixed_fee=sum((e.fixed_fee for e in picked), Decimal(0)),
+            capital=_yuan(sum(e.capital for e in picked), bool(picked)),
+            net=_yuan(sum(e.net for e in picked), bool(picked) and player),
+            rake=_yuan(sum(e.rake for e in picked), bool(picked) and not player),
+            fixed_fee=_yuan(sum(e.fixed_fee for e in picked), bool(picked) and not player),
             venues=dict(venues),
             participants=participants,
             minors=sum(e.minors for e in picked),
