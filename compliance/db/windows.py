@@ -19,6 +19,7 @@ from sqlalchemy import (
     and_,
     func,
     insert,
+    literal,
     literal_column,
     select,
     true,
@@ -80,29 +81,82 @@ def _day_rows(
     platforms: list[str],
     bounds: list[ColumnElement[bool]],
     subjects: list[Key] | None,
+    by_day: bool = False,
 ) -> Iterable:
     """The `window_days` rows of a kind within the bounds, of these subjects (None: all),
-    in key order."""
-    columns = (
-        DAYS.c.platform,
-        DAYS.c.subject,
-        DAYS.c.day,
-        DAYS.c.place,
-        DAYS.c.venue,
-        DAYS.c.sessions,
-        *(type_coerce(DAYS.c[c], BigInteger) for c in ("capital", "net", "rake", "fixed_fee")),
-        DAYS.c.minors,
-    )
+    in key order; `by_day`: a row per subject and day, places and venues summed together."""
+    sums = [DAYS.c[c] for c in ("sessions", "capital", "net", "rake", "fixed_fee", "minors")]
+    keys = [DAYS.c.platform, DAYS.c.subject, DAYS.c.day]
+    if by_day:
+        columns = [*keys, literal(""), literal(""), *(func.sum(c) for c in sums)]
+        order = keys
+    else:
+        columns = [*keys, DAYS.c.place, DAYS.c.venue, *sums]
+        order = [*keys, DAYS.c.place, DAYS.c.venue]
+    columns[5:] = [type_coerce(c, BigInteger) for c in columns[5:]]
     where = and_(DAYS.c.kind == kind, DAYS.c.platform.in_(platforms), *bounds)
-    order = (DAYS.c.platform, DAYS.c.subject, DAYS.c.day, DAYS.c.place, DAYS.c.venue)
+    query = select(*columns).order_by(*order)
+    if by_day:
+        query = query.group_by(*keys)
+    for chunk in _chunks(subjects):
+        yield from _driver_rows(
+            conn, query.where(where, true() if chunk is None else DAYS.c.subject.in_(chunk))
+        )
+
+
+def _driver_rows(conn: Connection, query) -> Iterable[tuple]:
+    """The rows as the driver gives them, the day a date: a window read is thousands of
+    day rows, and Core's row objects and type handling cost more than the query."""
+    compiled = query.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
+    params = compiled.params
+    if compiled.positiontup is not None:
+        params = tuple(params[name] for name in compiled.positiontup)
+    days: dict[str, date] = {}
+    for row in conn.exec_driver_sql(str(compiled), params).fetchall():
+        day = row[2]
+        if isinstance(day, str):
+            day = days.get(day) or days.setdefault(day, date.fromisoformat(day))
+        yield (row[0], row[1], day, *row[3:])
+
+
+def _chunks(subjects: list[Key] | None) -> Iterable[list[str] | None]:
     if subjects is None:
-        yield from conn.execute(select(*columns).where(where).order_by(*order))
+        yield None
         return
     ids = sorted({subject for _, subject in subjects})
     for i in range(0, len(ids), CHUNK):
-        yield from conn.execute(
-            select(*columns).where(where, DAYS.c.subject.in_(ids[i : i + CHUNK])).order_by(*order)
-        )
+        yield ids[i : i + CHUNK]
+
+
+def _window_counts(
+    conn: Connection,
+    kind: str,
+    platforms: list[str],
+    bounds: list[ColumnElement[bool]],
+    books: dict[Key, Ledger],
+) -> None:
+    """Each book's sessions by place and by venue over the whole window read."""
+    for book in books.values():
+        book.places, book.venues = {}, {}
+    where = and_(DAYS.c.kind == kind, DAYS.c.platform.in_(platforms), *bounds)
+    for chunk in _chunks(list(books)):
+        for platform, subject, place, venue, n in conn.execute(
+            select(
+                DAYS.c.platform,
+                DAYS.c.subject,
+                DAYS.c.place,
+                DAYS.c.venue,
+                func.sum(DAYS.c.sessions),
+            )
+            .where(where, DAYS.c.subject.in_(chunk or []))
+            .group_by(DAYS.c.platform, DAYS.c.subject, DAYS.c.place, DAYS.c.venue)
+        ).all():
+            mine = books.get((platform, subject))
+            if mine is None or mine.places is None or mine.venues is None:
+                continue
+            if place:
+                mine.places[place] = mine.places.get(place, 0) + n
+            mine.venues[venue] = mine.venues.get(venue, 0) + n
 
 
 def _entry(kind: str, row) -> Entry:
@@ -146,65 +200,86 @@ def ledgers(
     out: list[Ledger] = []
     for kind in KINDS:
         books: dict[Key, Ledger] = {}
-        last_stored: dict[Key, date] = {}
         if run_id is not None:
             ends = _run_ends(conn, kind, and_(*span), run_id, end)
             books = {key: Ledger(kind, key[1], key[0], day, read_from) for key, day in ends.items()}
-            rows = _day_rows(conn, kind, names, bounds, list(books))
-        else:
-            rows = _day_rows(conn, kind, names, bounds, None)
-        for row in rows:
-            key = (row[0], row[1])
-            book = books.get(key)
-            if book is None:
-                if run_id is not None:
-                    continue
-                book = books[key] = Ledger(kind, key[1], key[0], end or row[2], read_from)
-            book.entries.append(_entry(kind, row))
-            last_stored[key] = row[2]
-            if end is None and run_id is None:
-                book.end = row[2]
+        by_day = kind != "player"
+        subjects = list(books) if run_id is not None else None
+        rows = _day_rows(conn, kind, names, bounds, subjects, by_day)
+        last_stored = _fill(books, rows, kind, run_id is None, read_from)
+        if end is None and run_id is None:
+            for key, book in books.items():
+                book.end = last_stored[key]
+        if end is not None:
+            for book in books.values():
+                book.end = end
         kept = {key: book for key, book in books.items() if book.entries}
-        if kind != "player" and kept:
-            _participants(conn, kind, names, kept, last_stored, end, read_from, and_(*span))
+        if by_day and kept:
+            if end is not None:
+                last_stored = _last_days(conn, kind, names, list(kept))
+            # no session of the subject after the window's end: read per day, else as stored
+            whole = {k: b for k, b in kept.items() if last_stored.get(k, b.end) <= b.end}
+            later = {k: b for k, b in kept.items() if k not in whole}
+            _window_counts(conn, kind, names, bounds, whole)
+            for book in later.values():
+                book.entries = []
+            if later:
+                _fill(later, _day_rows(conn, kind, names, bounds, list(later)), kind)
+            _participants(conn, kind, names, whole, later, read_from, and_(*span))
         out += kept.values()
     return out
+
+
+def _fill(
+    books: dict[Key, Ledger],
+    rows: Iterable,
+    kind: str,
+    make: bool = False,
+    read_from: date | None = None,
+) -> dict[Key, date]:
+    """The rows as the books' entries, and each subject's latest day read; with `make`, a
+    subject without a book gets one (reading from `read_from`)."""
+    last: dict[Key, date] = {}
+    for row in rows:
+        key = (row[0], row[1])
+        book = books.get(key)
+        if book is None:
+            if not make:
+                continue
+            book = books[key] = Ledger(kind, key[1], key[0], row[2], read_from)
+        book.entries.append(_entry(kind, row))
+        last[key] = row[2]
+    return last
 
 
 def _participants(
     conn: Connection,
     kind: str,
     names: list[str],
-    books: dict[Key, Ledger],
-    last_stored: dict[Key, date],
-    end: date | None,
+    whole: dict[Key, Ledger],
+    later: dict[Key, Ledger],
     read_from: date | None,
     span: ColumnElement[bool],
 ) -> None:
-    """Each book's participants: from `window_people` where none of the subject's stored
-    sessions is later than the book's end, else who played on each day."""
-    if end is not None:
-        last_stored = _last_days(conn, kind, names, list(books))
-    counted = [key for key, book in books.items() if last_stored.get(key, book.end) <= book.end]
-    for key in counted:
-        books[key].last_seen = {}
+    """Each book's participants: from `window_last_seen` where none of the subject's stored
+    sessions is later than the book's end (`whole`), else who played on each day."""
+    for book in whole.values():
+        book.last_seen = {}
     where = and_(LAST_SEEN.c.kind == kind, LAST_SEEN.c.platform.in_(names))
     if read_from is not None:
         where = and_(where, LAST_SEEN.c.day >= read_from)
-    ids = sorted({subject for _, subject in counted})
-    for i in range(0, len(ids), CHUNK):
+    for chunk in _chunks(list(whole)):
         for platform, subject, day, n in conn.execute(
             select(
                 LAST_SEEN.c.platform, LAST_SEEN.c.subject, LAST_SEEN.c.day, LAST_SEEN.c.people
-            ).where(where, LAST_SEEN.c.subject.in_(ids[i : i + CHUNK]))
+            ).where(where, LAST_SEEN.c.subject.in_(chunk or []))
         ).all():
-            book = books.get((platform, subject))
-            if book is not None and book.last_seen is not None:
-                book.last_seen[day] = n
-    later = [key for key, book in books.items() if book.last_seen is None]
+            mine = whole.get((platform, subject))
+            if mine is not None and mine.last_seen is not None:
+                mine.last_seen[day] = n
     if later:
-        for key, people in people_by_day(conn, kind, later, span).items():
-            books[key].people = people
+        for key, people in people_by_day(conn, kind, list(later), span).items():
+            later[key].people = people
 
 
 def _last_days(

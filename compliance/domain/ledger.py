@@ -4,6 +4,8 @@
 `--as-of`); `read_from` the first day the audit read (`--window-days`), or
 None where it read every stored session.
 
+An owner's or platform's entries may be a day each, with `places` and `venues`
+counted over the whole window read (what its place and venue are judged by).
 A room owner's or platform's participants are distinct persons: `people`
 holds who played on each day, or, where no stored session of the subject is
 later than `end`, `last_seen` how many persons were last seen on each day
@@ -52,6 +54,8 @@ class Ledger:
     entries: list[Entry] = field(default_factory=list)
     people: dict[date, set[str]] = field(default_factory=dict)
     last_seen: dict[date, int] | None = None
+    places: dict[str, int] | None = None  # the whole window read, where entries carry none
+    venues: dict[str, int] | None = None
     priors: tuple[date, ...] = ()
 
     def figures(self, start: date | None = None) -> WindowFigures:
@@ -62,10 +66,14 @@ class Ledger:
         picked = [e for e in self.entries if e.day <= self.end and (lo is None or e.day >= lo)]
         places: Counter = Counter()
         venues: Counter = Counter()
-        for e in picked:
-            if e.place:
-                places[e.place] += e.sessions
-            venues[e.venue] += e.sessions
+        if self.places is not None:  # a band's own span is judged under the window's place
+            places.update(self.places)
+            venues.update(self.venues or {})
+        else:
+            for e in picked:
+                if e.place:
+                    places[e.place] += e.sessions
+                venues[e.venue] += e.sessions
         first = lo or min((e.day for e in picked), default=self.end)
         player = self.kind == "player"
         if self.last_seen is not None:
