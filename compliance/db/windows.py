@@ -109,8 +109,11 @@ def _driver_rows(conn: Connection, query) -> Iterable[tuple]:
     day rows, and Core's row objects and type handling cost more than the query."""
     compiled = query.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
     params = compiled.params
-    if compiled.positiontup is not None:
-        params = tuple(params[name] for name in compiled.positiontup)
+    if compiled.positiontup is not None:  # SQLite: dates as it stores them, not its adapter's
+        params = tuple(
+            v.isoformat() if isinstance(v, date) else v
+            for v in (params[name] for name in compiled.positiontup)
+        )
     days: dict[str, date] = {}
     for row in conn.exec_driver_sql(str(compiled), params).fetchall():
         day = row[2]
