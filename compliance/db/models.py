@@ -40,6 +40,7 @@ NAMING = {
 }
 
 Money = Numeric(18, 2)
+Cents = Numeric(36, 0)  # sums of money in whole cents: exact on both databases, no overflow
 
 
 class Base(DeclarativeBase):
@@ -184,6 +185,11 @@ class AuditRunRow(Base):
 
 class SessionRow(Base):
     __tablename__ = "sessions"
+    __table_args__ = (
+        # the sessions behind an owner's or a platform's window, largest capital first
+        Index("ix_sessions_owner_capital", "platform", "owner_id", "scene_capital", "session_id"),
+        Index("ix_sessions_platform_capital", "platform", "scene_capital", "session_id"),
+    )
     platform: Mapped[str] = mapped_column(String(64), primary_key=True)
     session_id: Mapped[str] = mapped_column(String(128), primary_key=True)
     run_id: Mapped[int] = mapped_column(ForeignKey("audit_runs.id"), index=True)
@@ -363,6 +369,57 @@ class WindowFindingRow(Base):
     window_start: Mapped[date] = mapped_column(Date)
     window_end: Mapped[date] = mapped_column(Date)
     payload: Mapped[dict[str, Any]] = mapped_column()
+
+
+class WindowDayRow(Base):
+    """日累计: one subject's stored sessions of one day in one place and venue, summed as
+    they are stored (db/window_upkeep.py), so that a window reads a row per day.
+
+    `kind` is owner, platform or player; `subject` the owner's or player's id, or
+    the platform's; `place` is "" where the sessions name none, `venue` "" for a
+    player. Money in whole cents: capital, a player's net, rake, fixed fees.
+    """
+
+    __tablename__ = "window_days"
+    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(128), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    place: Mapped[str] = mapped_column(String(32), primary_key=True)
+    venue: Mapped[str] = mapped_column(String(16), primary_key=True)
+    sessions: Mapped[int] = mapped_column(Integer)
+    capital: Mapped[Decimal] = mapped_column(Cents)
+    net: Mapped[Decimal] = mapped_column(Cents)
+    rake: Mapped[Decimal] = mapped_column(Cents)
+    fixed_fee: Mapped[Decimal] = mapped_column(Cents)
+    minors: Mapped[int] = mapped_column(Integer)
+
+
+class WindowPersonRow(Base):
+    """初见: a player seen by a room owner or a platform, with the first and last day of
+    their stored sessions together and how many there are: a window's participants
+    are the persons last seen in it (db/window_upkeep.py), each counted once."""
+
+    __tablename__ = "window_people"
+    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(128), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    first_day: Mapped[date] = mapped_column(Date)
+    last_day: Mapped[date] = mapped_column(Date)
+    sessions: Mapped[int] = mapped_column(Integer)
+
+
+class WindowLastSeenRow(Base):
+    """末见: how many of a room owner's or platform's players were last seen on a day (their
+    `window_people.last_day`): a window's participants are the sum over its days."""
+
+    __tablename__ = "window_last_seen"
+    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(128), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    people: Mapped[int] = mapped_column(Integer)
 
 
 class RuleChangeRow(Base):

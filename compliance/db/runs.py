@@ -33,6 +33,7 @@ from compliance.db.session_rows import (
     same,
     session_values,
 )
+from compliance.db.window_upkeep import WindowUpkeep
 from compliance.domain.audited import AuditedSession
 from compliance.errors import DatabaseError
 from compliance.logs.reader import Reject
@@ -113,7 +114,8 @@ class SqlRunsRepository:
             for key, s in by_key.items()
         }
         bulk.hold_write_lock(self.conn)
-        kept, met_before = self._forget(run_id, list(by_key.values()), place)
+        upkeep = WindowUpkeep(self.conn)
+        kept, met_before = self._forget(run_id, list(by_key.values()), place, upkeep)
         repeats = len(batch) - len(by_key) + met_before
         if repeats:
             self.conn.execute(
@@ -135,9 +137,13 @@ class SqlRunsRepository:
         bulk.insert_rows(
             self.conn, FINDINGS, FINDING_COLUMNS, [v for _, _, found in latest for v in found]
         )
+        stored: dict[str, list[str]] = {}
+        for s in kept:
+            stored.setdefault(s.platform, []).append(s.session_id)
+        upkeep.store(stored)
 
     def _forget(
-        self, run_id: int, sessions: list[AuditedSession], place
+        self, run_id: int, sessions: list[AuditedSession], place, upkeep: WindowUpkeep
     ) -> tuple[list[AuditedSession], int]:
         """Delete what is stored of these sessions, unless this run stored a later line
         of one; the sessions to store, and how many this run had stored already."""
@@ -171,6 +177,7 @@ class SqlRunsRepository:
                 if not replaced:
                     continue
                 self._keep_history(run_id, platform, replaced)
+                upkeep.forget(platform, replaced)
                 self.conn.execute(
                     delete(FINDINGS).where(
                         FINDINGS.c.run_id == run_id,

@@ -1,166 +1,181 @@
-"""累计查询: sums over stored sessions for players, room owners and platforms.
+"""累计查询: window sums for players, room owners and platforms, from the day sums.
 
-Every stored session is counted once (the natural key makes re-audits
-replace, not add), so a window's sums do not change when logs are audited
-again.
+A window reads `window_days` (at most a row per subject, day, place and
+venue, whatever the store holds) and, for the participants of an owner or a
+platform, `window_people` (db/window_upkeep.py keeps both as sessions are
+stored). The figures are those of the stored sessions themselves
+(db/window_sessions.py reads them directly; the tests hold the two equal).
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections.abc import Iterable
 from datetime import date
-from decimal import Decimal
 
-from sqlalchemy import ColumnElement, Connection, and_, case, func, insert, select, true, tuple_
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Connection,
+    and_,
+    func,
+    insert,
+    literal,
+    literal_column,
+    select,
+    true,
+    type_coerce,
+)
 
-from compliance.db.models import PlayerMetricsRow, SessionRow, WindowFindingRow, table_of
+from compliance.db.models import (
+    PlayerMetricsRow,
+    SessionRow,
+    WindowDayRow,
+    WindowFindingRow,
+    WindowLastSeenRow,
+    table_of,
+)
+from compliance.db.window_sessions import (
+    people_by_day,
+    sessions_behind,
+    subject_ends,
+    window_figures,
+)
 from compliance.domain.ledger import Entry, Ledger
-from compliance.domain.windows import SESSION_IDS_SHOWN, WindowFigures, place_of
+from compliance.domain.windows import WindowFigures
 
 S = table_of(SessionRow)
 P = table_of(PlayerMetricsRow)
+DAYS = table_of(WindowDayRow)
+LAST_SEEN = table_of(WindowLastSeenRow)
 WINDOW_FINDINGS = table_of(WindowFindingRow)
-CENT = Decimal("0.01")
+KINDS = ("owner", "platform", "player")
+CHUNK = 500
+
+Key = tuple[str, str]  # platform, subject
 
 
-def _money(value) -> Decimal:
-    return Decimal(str(value or 0)).quantize(CENT)
+def _run_ends(
+    conn: Connection, kind: str, span: ColumnElement[bool], run_id: int, end: date | None
+) -> dict[Key, date]:
+    """The run's subjects of a kind, each with its last day: `end`, or its latest session of
+    the run, read by the run's index: SQLite is told that few sessions are the run's, for
+    its statistics, made when the store was small or by one run that stored it all, would
+    have it read a platform's every session instead."""
+    of_run: ColumnElement[bool] = S.c.run_id == run_id
+    if conn.dialect.name == "sqlite":
+        of_run = func.likelihood(of_run, literal_column("0.001"))
+    of_run = and_(of_run, span)
+    if kind == "player":
+        joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
+        return subject_ends(conn, (P.c.platform, P.c.player_id), joined, of_run, end)
+    present: ColumnElement[bool] = true()
+    keys = (S.c.platform, S.c.platform)
+    if kind == "owner":
+        keys, present = (S.c.platform, S.c.owner_id), S.c.owner_id.is_not(None)
+    return subject_ends(conn, keys, S, and_(of_run, present), end)
 
 
-def window_figures(
-    conn: Connection, platforms: set[str], start: date, end: date, run_id: int | None = None
-) -> list[WindowFigures]:
-    """Owners', platforms' and players' sums over [start, end] on these platforms; with
-    `run_id`, only of the owners and players with a session of that run in the window."""
-    in_window = and_(S.c.platform.in_(sorted(platforms)), S.c.day.between(start, end))
-    joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
-    owners_of_run: ColumnElement[bool] = true()
-    players_of_run: ColumnElement[bool] = true()
-    owners_having: ColumnElement[bool] | None = None
-    players_having: ColumnElement[bool] | None = None
-    if run_id is not None and _small_part(conn, in_window, run_id):
-        # the run is a small part of the window: look its owners' and players' rows up
-        run, run_players = S.alias("run_sessions"), P.alias("run_players")
-        of_run = and_(run.c.run_id == run_id, run.c.day.between(start, end))
-        owners_of_run = tuple_(S.c.platform, S.c.owner_id).in_(
-            select(run.c.platform, run.c.owner_id).where(of_run)
+def _day_rows(
+    conn: Connection,
+    kind: str,
+    platforms: list[str],
+    bounds: list[ColumnElement[bool]],
+    subjects: list[Key] | None,
+    by_day: bool = False,
+) -> Iterable:
+    """The `window_days` rows of a kind within the bounds, of these subjects (None: all),
+    in key order; `by_day`: a row per subject and day, places and venues summed together."""
+    sums = [DAYS.c[c] for c in ("sessions", "capital", "net", "rake", "fixed_fee", "minors")]
+    keys = [DAYS.c.platform, DAYS.c.subject, DAYS.c.day]
+    if by_day:
+        columns = [*keys, literal(""), literal(""), *(func.sum(c) for c in sums)]
+        order = keys
+    else:
+        columns = [*keys, DAYS.c.place, DAYS.c.venue, *sums]
+        order = [*keys, DAYS.c.place, DAYS.c.venue]
+    columns[5:] = [type_coerce(c, BigInteger) for c in columns[5:]]
+    where = and_(DAYS.c.kind == kind, DAYS.c.platform.in_(platforms), *bounds)
+    query = select(*columns).order_by(*order)
+    if by_day:
+        query = query.group_by(*keys)
+    for chunk in _chunks(subjects):
+        yield from _driver_rows(
+            conn, query.where(where, true() if chunk is None else DAYS.c.subject.in_(chunk))
         )
-        players_of_run = tuple_(P.c.platform, P.c.player_id).in_(
-            select(run_players.c.platform, run_players.c.player_id)
-            .join(
-                run,
-                and_(
-                    run_players.c.platform == run.c.platform,
-                    run_players.c.session_id == run.c.session_id,
-                ),
-            )
-            .where(of_run)
+
+
+def _driver_rows(conn: Connection, query) -> Iterable[tuple]:
+    """The rows as the driver gives them, the day a date: a window read is thousands of
+    day rows, and Core's row objects and type handling cost more than the query."""
+    compiled = query.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
+    params = compiled.params
+    if compiled.positiontup is not None:  # SQLite: dates as it stores them, not its adapter's
+        params = tuple(
+            v.isoformat() if isinstance(v, date) else v
+            for v in (params[name] for name in compiled.positiontup)
         )
-    elif run_id is not None:  # most of the window is the run's: read it once, keep the run's
-        owners_having = players_having = func.max(case((S.c.run_id == run_id, 1), else_=0)) == 1
-    out: list[WindowFigures] = []
-    for kind, keys in (("owner", (S.c.platform, S.c.owner_id)), ("platform", (S.c.platform,))):
-        where = (
-            in_window
-            if kind == "platform"
-            else and_(in_window, S.c.owner_id.is_not(None), owners_of_run)
-        )
-        totals = (
+    days: dict[str, date] = {}
+    for row in conn.exec_driver_sql(str(compiled), params).fetchall():
+        day = row[2]
+        if isinstance(day, str):
+            day = days.get(day) or days.setdefault(day, date.fromisoformat(day))
+        yield (row[0], row[1], day, *row[3:])
+
+
+def _chunks(subjects: list[Key] | None) -> Iterable[list[str] | None]:
+    if subjects is None:
+        yield None
+        return
+    ids = sorted({subject for _, subject in subjects})
+    for i in range(0, len(ids), CHUNK):
+        yield ids[i : i + CHUNK]
+
+
+def _window_counts(
+    conn: Connection,
+    kind: str,
+    platforms: list[str],
+    bounds: list[ColumnElement[bool]],
+    books: dict[Key, Ledger],
+) -> None:
+    """Each book's sessions by place and by venue over the whole window read."""
+    for book in books.values():
+        book.places, book.venues = {}, {}
+    where = and_(DAYS.c.kind == kind, DAYS.c.platform.in_(platforms), *bounds)
+    for chunk in _chunks(list(books)):
+        for platform, subject, place, venue, n in conn.execute(
             select(
-                *keys,
-                func.count(),
-                func.sum(S.c.rake),
-                func.sum(S.c.fixed_fee),
-                func.sum(S.c.scene_capital),
-                func.sum(S.c.minors),
+                DAYS.c.platform,
+                DAYS.c.subject,
+                DAYS.c.place,
+                DAYS.c.venue,
+                func.sum(DAYS.c.sessions),
             )
-            .where(where)
-            .group_by(*keys)
-        )
-        if kind == "owner" and owners_having is not None:
-            totals = totals.having(owners_having)
-        sums = conn.execute(totals).all()
-        people = dict(
-            (tuple(r[:-1]), r[-1])
-            for r in conn.execute(
-                select(*keys, func.count(func.distinct(P.c.player_id)))
-                .select_from(joined)
-                .where(where)
-                .group_by(*keys)
-            ).all()
-        )
-        venues: dict[tuple, Counter] = defaultdict(Counter)
-        for *group, venue, n in conn.execute(
-            select(*keys, S.c.venue, func.count()).where(where).group_by(*keys, S.c.venue)
+            .where(where, DAYS.c.subject.in_(chunk or []))
+            .group_by(DAYS.c.platform, DAYS.c.subject, DAYS.c.place, DAYS.c.venue)
         ).all():
-            venues[tuple(group)][venue] += n
-        places: dict[tuple, Counter] = defaultdict(Counter)
-        for *group, place, n in conn.execute(
-            select(*keys, S.c.jurisdiction, func.count())
-            .where(where)
-            .group_by(*keys, S.c.jurisdiction)
-        ).all():
+            mine = books.get((platform, subject))
+            if mine is None or mine.places is None or mine.venues is None:
+                continue
             if place:
-                places[tuple(group)][place] += n
-        for *parts, count, rake, fixed_fee, capital, minors in sums:
-            key = tuple(parts)
-            out.append(
-                WindowFigures(
-                    kind=kind,
-                    id=key[-1],
-                    platform=key[0],
-                    jurisdiction=place_of(places[key]),
-                    start=start,
-                    end=end,
-                    sessions=count,
-                    capital=_money(capital),
-                    rake=_money(rake),
-                    fixed_fee=_money(fixed_fee),
-                    participants=people.get(key, 0),
-                    minors=int(minors or 0),
-                    places=dict(places[key]),
-                    venues=dict(venues[key]),
-                )
-            )
-    per_player = (
-        select(
-            P.c.platform,
-            P.c.player_id,
-            func.count(),
-            func.sum(P.c.net),
-            func.sum(P.c.capital),
-        )
-        .select_from(joined)
-        .where(in_window, players_of_run)
-        .group_by(P.c.platform, P.c.player_id)
+                mine.places[place] = mine.places.get(place, 0) + n
+            mine.venues[venue] = mine.venues.get(venue, 0) + n
+
+
+def _entry(kind: str, row) -> Entry:
+    _, _, day, place, venue, n, capital, net, rake, fixed_fee, minors = row
+    if kind == "player":
+        return Entry(day, place or None, n, int(capital), net=int(net))
+    return Entry(
+        day,
+        place or None,
+        n,
+        int(capital),
+        rake=int(rake),
+        minors=minors,
+        venue=venue,
+        fixed_fee=int(fixed_fee),
     )
-    if players_having is not None:
-        per_player = per_player.having(players_having)
-    player_places: dict[tuple, Counter] = defaultdict(Counter)
-    for platform, player, place, n in conn.execute(
-        select(P.c.platform, P.c.player_id, P.c.jurisdiction, func.count())
-        .select_from(joined)
-        .where(in_window, players_of_run, P.c.jurisdiction.is_not(None))
-        .group_by(P.c.platform, P.c.player_id, P.c.jurisdiction)
-    ).all():
-        player_places[(platform, player)][place] += n
-    for platform, player, count, net, capital in conn.execute(per_player).all():
-        mine = player_places.get((platform, player), Counter())
-        out.append(
-            WindowFigures(
-                kind="player",
-                id=player,
-                platform=platform,
-                jurisdiction=place_of(mine),
-                places=dict(mine),
-                start=start,
-                end=end,
-                sessions=count,
-                capital=_money(capital),
-                net=_money(net),
-            )
-        )
-    return out
 
 
 def ledgers(
@@ -174,116 +189,120 @@ def ledgers(
 
     With `run_id`, only the subjects with a session of that run, each ending on
     its latest session of the run (`end`, where given, instead); without, every
-    subject, ending on `end`.
+    subject, ending on `end` (or its latest session).
     """
-    bounds: list[ColumnElement[bool]] = [S.c.platform.in_(sorted(platforms))]
+    names = sorted(platforms)
+    bounds: list[ColumnElement[bool]] = []
+    span: list[ColumnElement[bool]] = [S.c.platform.in_(names)]
     if end is not None:
-        bounds.append(S.c.day <= end)
+        bounds.append(DAYS.c.day <= end)
+        span.append(S.c.day <= end)
     if read_from is not None:
-        bounds.append(S.c.day >= read_from)
-    span = and_(*bounds)
-    of_run: ColumnElement[bool] = true() if run_id is None else S.c.run_id == run_id
-    joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
-    kinds = (
-        ("owner", (S.c.platform, S.c.owner_id), S.c.owner_id.is_not(None)),
-        ("platform", (S.c.platform,), true()),
-    )
+        bounds.append(DAYS.c.day >= read_from)
+        span.append(S.c.day >= read_from)
     out: list[Ledger] = []
-    for kind, keys, present in kinds:
-        ends = _ends(conn, keys, S, and_(span, present, of_run), end)
-        books = {key: Ledger(kind, key[-1], key[0], day, read_from) for key, day in ends.items()}
-        for *key, day, place, venue, n, rake, fixed_fee, capital, minors in conn.execute(
+    for kind in KINDS:
+        books: dict[Key, Ledger] = {}
+        if run_id is not None:
+            ends = _run_ends(conn, kind, and_(*span), run_id, end)
+            books = {key: Ledger(kind, key[1], key[0], day, read_from) for key, day in ends.items()}
+        by_day = kind != "player"
+        subjects = list(books) if run_id is not None else None
+        rows = _day_rows(conn, kind, names, bounds, subjects, by_day)
+        last_stored = _fill(books, rows, kind, run_id is None, read_from)
+        if end is None and run_id is None:
+            for key, book in books.items():
+                book.end = last_stored[key]
+        if end is not None:
+            for book in books.values():
+                book.end = end
+        kept = {key: book for key, book in books.items() if book.entries}
+        if by_day and kept:
+            if end is not None:
+                last_stored = _last_days(conn, kind, names, list(kept))
+            # no session of the subject after the window's end: read per day, else as stored
+            whole = {k: b for k, b in kept.items() if last_stored.get(k, b.end) <= b.end}
+            later = {k: b for k, b in kept.items() if k not in whole}
+            _window_counts(conn, kind, names, bounds, whole)
+            for book in later.values():
+                book.entries = []
+            if later:
+                _fill(later, _day_rows(conn, kind, names, bounds, list(later)), kind)
+            _participants(conn, kind, names, whole, later, read_from, and_(*span))
+        out += kept.values()
+    return out
+
+
+def _fill(
+    books: dict[Key, Ledger],
+    rows: Iterable,
+    kind: str,
+    make: bool = False,
+    read_from: date | None = None,
+) -> dict[Key, date]:
+    """The rows as the books' entries, and each subject's latest day read; with `make`, a
+    subject without a book gets one (reading from `read_from`)."""
+    last: dict[Key, date] = {}
+    for row in rows:
+        key = (row[0], row[1])
+        book = books.get(key)
+        if book is None:
+            if not make:
+                continue
+            book = books[key] = Ledger(kind, key[1], key[0], row[2], read_from)
+        book.entries.append(_entry(kind, row))
+        last[key] = row[2]
+    return last
+
+
+def _participants(
+    conn: Connection,
+    kind: str,
+    names: list[str],
+    whole: dict[Key, Ledger],
+    later: dict[Key, Ledger],
+    read_from: date | None,
+    span: ColumnElement[bool],
+) -> None:
+    """Each book's participants: from `window_last_seen` where none of the subject's stored
+    sessions is later than the book's end (`whole`), else who played on each day."""
+    for book in whole.values():
+        book.last_seen = {}
+    where = and_(LAST_SEEN.c.kind == kind, LAST_SEEN.c.platform.in_(names))
+    if read_from is not None:
+        where = and_(where, LAST_SEEN.c.day >= read_from)
+    for chunk in _chunks(list(whole)):
+        for platform, subject, day, n in conn.execute(
             select(
-                *keys,
-                S.c.day,
-                S.c.jurisdiction,
-                S.c.venue,
-                func.count(),
-                func.sum(S.c.rake),
-                func.sum(S.c.fixed_fee),
-                func.sum(S.c.scene_capital),
-                func.sum(S.c.minors),
-            )
-            .where(span, present)
-            .group_by(*keys, S.c.day, S.c.jurisdiction, S.c.venue)
+                LAST_SEEN.c.platform, LAST_SEEN.c.subject, LAST_SEEN.c.day, LAST_SEEN.c.people
+            ).where(where, LAST_SEEN.c.subject.in_(chunk or []))
         ).all():
-            if (book := books.get(tuple(key))) is not None:
-                book.entries.append(
-                    Entry(
-                        day,
-                        place,
-                        n,
-                        _money(capital),
-                        rake=_money(rake),
-                        minors=int(minors or 0),
-                        venue=venue,
-                        fixed_fee=_money(fixed_fee),
-                    )
-                )
-        for *key, day, player in conn.execute(
-            select(*keys, S.c.day, P.c.player_id)
-            .select_from(joined)
-            .where(span, present)
-            .distinct()
-        ).all():
-            if (book := books.get(tuple(key))) is not None:
-                book.people.setdefault(day, set()).add(player)
-        out += books.values()
-    player_keys = (P.c.platform, P.c.player_id)
-    ends = _ends(conn, player_keys, joined, and_(span, of_run), end)
-    books = {key: Ledger("player", key[1], key[0], day, read_from) for key, day in ends.items()}
-    for platform, player, day, place, n, net, capital in conn.execute(
-        select(
-            *player_keys,
-            S.c.day,
-            P.c.jurisdiction,
-            func.count(),
-            func.sum(P.c.net),
-            func.sum(P.c.capital),
-        )
-        .select_from(joined)
-        .where(span)
-        .group_by(*player_keys, S.c.day, P.c.jurisdiction)
-    ).all():
-        if (book := books.get((platform, player))) is not None:
-            book.entries.append(Entry(day, place, n, _money(capital), net=_money(net)))
-    out += books.values()
-    return [book for book in out if book.entries]
+            mine = whole.get((platform, subject))
+            if mine is not None and mine.last_seen is not None:
+                mine.last_seen[day] = n
+    if later:
+        for key, people in people_by_day(conn, kind, list(later), span).items():
+            later[key].people = people
 
 
-def _ends(conn: Connection, keys, source, where, end: date | None) -> dict[tuple, date]:
-    """Each subject's last day: `end`, or its latest session among `where`."""
-    rows = conn.execute(
-        select(*keys, func.max(S.c.day)).select_from(source).where(where).group_by(*keys)
-    )
-    return {tuple(r[:-1]): end or r[-1] for r in rows.all()}
-
-
-def _small_part(conn: Connection, in_window, run_id: int) -> bool:
-    """Whether the run holds under a quarter of the window's sessions: then its players'
-    rows are looked up one player at a time, else the window is read once."""
-    ran = conn.execute(select(func.count()).select_from(S).where(S.c.run_id == run_id)).scalar()
-    window = conn.execute(select(func.count()).select_from(S).where(in_window)).scalar()
-    return 4 * (ran or 0) < (window or 0)
-
-
-def sessions_behind(conn: Connection, w: WindowFigures) -> list[str]:
-    """The sessions that made a window's sums, largest capital first."""
-    where = and_(S.c.platform == w.platform, S.c.day.between(w.start, w.end))
-    if w.kind == "owner":
-        query = select(S.c.session_id).where(where, S.c.owner_id == w.id)
-    elif w.kind == "platform":
-        query = select(S.c.session_id).where(where)
-    else:
-        query = (
-            select(S.c.session_id)
-            .select_from(
-                P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
+def _last_days(
+    conn: Connection, kind: str, names: list[str], subjects: list[Key]
+) -> dict[Key, date]:
+    """Each subject's latest stored day, whatever the window."""
+    out: dict[Key, date] = {}
+    ids = sorted({subject for _, subject in subjects})
+    for i in range(0, len(ids), CHUNK):
+        for platform, subject, day in conn.execute(
+            select(DAYS.c.platform, DAYS.c.subject, func.max(DAYS.c.day))
+            .where(
+                DAYS.c.kind == kind,
+                DAYS.c.platform.in_(names),
+                DAYS.c.subject.in_(ids[i : i + CHUNK]),
             )
-            .where(where, P.c.player_id == w.id)
-        )
-    query = query.order_by(S.c.scene_capital.desc(), S.c.session_id).limit(SESSION_IDS_SHOWN)
-    return list(conn.execute(query).scalars())
+            .group_by(DAYS.c.platform, DAYS.c.subject)
+        ).all():
+            out[(platform, subject)] = day
+    return out
 
 
 class SqlWindowsRepository:

@@ -3,6 +3,13 @@
 `end` is the subject's own latest session of the run (or the audit's
 `--as-of`); `read_from` the first day the audit read (`--window-days`), or
 None where it read every stored session.
+
+An owner's or platform's entries may be a day each, with `places` and `venues`
+counted over the whole window read (what its place and venue are judged by).
+A room owner's or platform's participants are distinct persons: `people`
+holds who played on each day, or, where no stored session of the subject is
+later than `end`, `last_seen` how many persons were last seen on each day
+(those seen from a window's first day on are those last seen in it).
 """
 
 from __future__ import annotations
@@ -18,17 +25,23 @@ from compliance.domain.windows import WindowFigures, WindowFinding, judge_window
 
 @dataclass(slots=True)
 class Entry:
-    """The subject's sessions of one day in one place."""
+    """The subject's sessions of one day in one place; money in whole cents (分)."""
 
     day: date
     place: str | None
     sessions: int
-    capital: Decimal = Decimal(0)
-    net: Decimal = Decimal(0)
-    rake: Decimal = Decimal(0)
+    capital: int = 0
+    net: int = 0
+    rake: int = 0
     minors: int = 0
     venue: str = "online"
-    fixed_fee: Decimal = Decimal(0)
+    fixed_fee: int = 0
+
+
+def _yuan(cents: int, shown: bool) -> Decimal:
+    """A sum of cents in yuan to the cent; 0 where the subject has no such figure or no
+    session in the window (as a sum of no figures is)."""
+    return Decimal(cents).scaleb(-2) if shown else Decimal(0)
 
 
 @dataclass
@@ -40,6 +53,9 @@ class Ledger:
     read_from: date | None = None
     entries: list[Entry] = field(default_factory=list)
     people: dict[date, set[str]] = field(default_factory=dict)
+    last_seen: dict[date, int] | None = None
+    places: dict[str, int] | None = None  # the whole window read, where entries carry none
+    venues: dict[str, int] | None = None
     priors: tuple[date, ...] = ()
 
     def figures(self, start: date | None = None) -> WindowFigures:
@@ -50,15 +66,24 @@ class Ledger:
         picked = [e for e in self.entries if e.day <= self.end and (lo is None or e.day >= lo)]
         places: Counter = Counter()
         venues: Counter = Counter()
-        for e in picked:
-            if e.place:
-                places[e.place] += e.sessions
-            venues[e.venue] += e.sessions
+        if self.places is not None:  # a band's own span is judged under the window's place
+            places.update(self.places)
+            venues.update(self.venues or {})
+        else:
+            for e in picked:
+                if e.place:
+                    places[e.place] += e.sessions
+                venues[e.venue] += e.sessions
         first = lo or min((e.day for e in picked), default=self.end)
-        seen: set[str] = set()
-        for day, players in self.people.items():
-            if first <= day <= self.end:
-                seen |= players
+        player = self.kind == "player"
+        if self.last_seen is not None:
+            participants = sum(n for day, n in self.last_seen.items() if first <= day <= self.end)
+        else:
+            seen: set[str] = set()
+            for day, players in self.people.items():
+                if first <= day <= self.end:
+                    seen |= players
+            participants = len(seen)
         return WindowFigures(
             kind=self.kind,
             id=self.id,
@@ -67,12 +92,12 @@ class Ledger:
             start=first,
             end=self.end,
             sessions=sum(e.sessions for e in picked),
-            capital=sum((e.capital for e in picked), Decimal(0)),
-            net=sum((e.net for e in picked), Decimal(0)),
-            rake=sum((e.rake for e in picked), Decimal(0)),
-            fixed_fee=sum((e.fixed_fee for e in picked), Decimal(0)),
+            capital=_yuan(sum(e.capital for e in picked), bool(picked)),
+            net=_yuan(sum(e.net for e in picked), bool(picked) and player),
+            rake=_yuan(sum(e.rake for e in picked), bool(picked) and not player),
+            fixed_fee=_yuan(sum(e.fixed_fee for e in picked), bool(picked) and not player),
             venues=dict(venues),
-            participants=len(seen),
+            participants=participants,
             minors=sum(e.minors for e in picked),
             places=dict(places),
             priors=self.priors,

@@ -1,7 +1,7 @@
 """run manifest
 
 Revision ID: c3d1e5a7b9f2
-Revises: 196a158d954b
+Revises: 90822206a45e
 Create Date: 2026-12-01 15:45:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "c3d1e5a7b9f2"
-down_revision: str | None = "196a158d954b"
+down_revision: str | None = "90822206a45e"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

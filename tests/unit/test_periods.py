@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
-from decimal import Decimal
 
 import pytest
 
@@ -56,7 +55,7 @@ def classifier():
 
 def chongqing_player(days_before_last: list[int], net: int, last=date(2026, 8, 31)) -> Ledger:
     entries = [
-        Entry(last - timedelta(days=d), "500000", 1, Decimal(3000), net=Decimal(net))
+        Entry(last - timedelta(days=d), "500000", 1, 300_000, net=100 * net)
         for d in days_before_last
     ]
     return Ledger("player", "cq1", "p", last, None, entries)
@@ -80,7 +79,7 @@ def test_the_read_limit_cutting_a_window_short_is_said(classifier):
         "p",
         date(2026, 8, 31),
         date(2026, 6, 1),
-        [Entry(date(2026, 7, 1), "430000", 1, Decimal(100), rake=Decimal(6000))],
+        [Entry(date(2026, 7, 1), "430000", 1, 10_000, rake=600_000)],
     )
     found = judge_ledger(classifier, owner)
     assert (found.tier, found.rule) == ("criminal", "interp-2005-gathering")
@@ -98,8 +97,8 @@ def test_cumulative_years_override_the_limitation_period(classifier):
         date(2026, 8, 31),
         None,
         [
-            Entry(date(2024, 8, 1), "430000", 1, Decimal(100), rake=Decimal(3000)),
-            Entry(date(2026, 8, 1), "430000", 1, Decimal(100), rake=Decimal(3000)),
+            Entry(date(2024, 8, 1), "430000", 1, 10_000, rake=300_000),
+            Entry(date(2026, 8, 1), "430000", 1, 10_000, rake=300_000),
         ],
     )
     assert judge_ledger(classifier, owner).tier == "criminal"
