@@ -22,5 +22,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("audit_runs", schema=None) as batch_op:
+    # dropped in place: a rebuilt audit_runs would break the keys that refer to it (SQLite)
+    with op.batch_alter_table("audit_runs", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("manifest")

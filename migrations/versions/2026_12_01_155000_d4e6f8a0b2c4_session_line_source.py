@@ -24,7 +24,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("sessions", schema=None) as batch_op:
+    # dropped in place: a rebuilt sessions would break the keys that refer to it (SQLite)
+    with op.batch_alter_table("sessions", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("line")
         batch_op.drop_column("line_sha256")
         batch_op.drop_column("source_offset")

@@ -36,7 +36,7 @@ FIRST = date(2026, 1, 1)
 OWNERS = ["o1", "o2", "o3"]
 PLAYERS = [f"u{i}" for i in range(9)]
 PLACES = ["430000", "110000", None]
-BEFORE = "9fc77c95bb81"  # the revision before the window tables
+BEFORE = "196a158d954b"  # the revision before the window tables
 
 
 def session(sid, day, owner, players, *, platform="p1", place="430000", seed=1, fee=50):
