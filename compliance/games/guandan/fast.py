@@ -56,25 +56,14 @@ class Node:
         self.after: dict[Any, Node | bool] = {}
 
 
-class Shape:
-    """牌形: the readings of every play with the same ranks, wildcards and jokers, and
-    the same "one suit or several" (as `combos._shape`)."""
-
-    __slots__ = ("readings",)
-
-    def __init__(self, readings: tuple[combos.Reading, ...]):
-        self.readings = readings
-
-
 class Level:
-    """The plays seen at one level: cards → shape, a node per reading, and the leads."""
+    """The plays seen at one level: the shapes read, a node per reading, and the leads."""
 
     def __init__(self, level: str):
         self.level = level
         self.lead = Node(None)
         self.nodes: dict[combos.Reading, Node] = {}
-        self.shapes: dict[int, Shape] = {}
-        self.cards: dict[tuple[str, ...], tuple[int, Shape] | bool] = {}
+        self.shapes: dict[int, tuple[combos.Reading, ...]] = {}
         self.wild = combos.wildcard(level)
         self.tribute_value: dict[str, int] = {
             c: 0 if c == self.wild else combos.value(rank_of(c), level) for c in ALL_CARDS
@@ -97,38 +86,40 @@ class Level:
         kept += 1
         if kept > MAX_KEPT:
             _forget()
-        read = self.cards.get(cards)
-        if read is None:
-            read = self.cards[cards] = self._read(cards)
         entry: tuple[int, Node] | bool = False
-        if read is not False:
-            weight, shape = read  # type: ignore[misc]
+        read = self.read(cards)
+        if read is not None:
+            weight, shape = read
             by_shape = shape if declared is None else (shape, declared)
             after = node.after.get(by_shape)
             if after is None:
-                chosen = combos.pick(shape.readings, node.reading, declared)
+                chosen = combos.pick(self.readings(shape), node.reading, declared)
                 after = node.after[by_shape] = False if chosen is None else self._node(chosen)
             if after is not False:
                 entry = (weight, after)  # type: ignore[assignment]
         node.follow[key] = entry
         return entry
 
-    def _read(self, cards: tuple[str, ...]) -> tuple[int, Shape] | bool:
-        """The cards' weight and shape, or False for more copies of a card than two decks."""
+    def read(self, cards: tuple[str, ...]) -> tuple[int, int] | None:
+        """The cards' weight and shape (the ranks field in place, plus 1 for several suits
+        among the natural cards), or None for more copies of a card than two decks hold."""
         if len(cards) > HAND_SIZE:
-            return False
+            return None
         code = sum(map(self.code.__getitem__, cards))
         weight = code & WEIGHTS
         if (weight + SPARE) & GUARD:
-            return False
+            return None
         suits = code >> SUIT_AT
-        several = sum(1 for k in (0, 5, 10, 15) if suits >> k & 31) > 1
-        ranks = (code & RANKS) >> RANK_AT
-        key = ranks * 2 + several
-        shape = self.shapes.get(key)
-        if shape is None:
-            shape = self.shapes[key] = Shape(shapes.readings(ranks, several, self.level))
-        return weight, shape
+        several = suits not in (suits & 31, suits & 31 << 5, suits & 31 << 10, suits & 31 << 15)
+        return weight, (code & RANKS) + several
+
+    def readings(self, key: int) -> tuple[combos.Reading, ...]:
+        """The readings of a shape, strongest first (`shapes.readings`, kept per shape)."""
+        found = self.shapes.get(key)
+        if found is None:
+            ranks = (key & RANKS) >> RANK_AT
+            found = self.shapes[key] = shapes.readings(ranks, bool(key & 1), self.level)
+        return found
 
     def _node(self, reading: combos.Reading) -> Node:
         found = self.nodes.get(reading)
@@ -285,50 +276,52 @@ def _plays(
     after = NEXT[15]
     learn = codes.learn
     rest = iter(plays)
-    for play in rest:
-        seat = seat_of.get(play.player)
-        if seat != turn:
-            return None
-        cards = play.cards
-        if cards:
-            declared = play.combo
-            key = cards if declared is None else (cards, declared)
-            entry = follow.get(key)
-            if entry is None:
-                entry = learn(table, key, cards, declared)
-            if entry is False:
+    try:
+        for play in rest:
+            seat = seat_of[play.player]
+            if seat != turn:
                 return None
-            weight, table = entry  # type: ignore[misc]
-            follow = table.follow
-            left = hands[seat] - weight
-            if left & GUARD != GUARD:
-                return None  # a card not held
-            hands[seat] = left
-            owner, passes = seat, 0
-            if left == GUARD:
-                finished.append(seat)
-                live &= ~(1 << seat)
-                active -= 1
-                out[seat & 1] += 1
-                if out[seat & 1] == 2:
-                    break
-                after = NEXT[live]
-                need = active
-            else:
-                need = active - 1
-            turn = after[seat]
-        else:
-            if table is lead:
-                return None
-            passes += 1
-            if passes == need:
-                turn = owner if live >> owner & 1 else owner ^ 2  # 借风
-                table, follow, passes = lead, lead.follow, 0
-                need = active - 1
-            else:
+            cards = play.cards
+            if cards:
+                declared = play.combo
+                key = cards if declared is None else (cards, declared)
+                entry = follow.get(key)
+                if entry is None:
+                    entry = learn(table, key, cards, declared)
+                if entry is False:
+                    return None
+                weight, table = entry  # type: ignore[misc]
+                follow = table.follow
+                left = hands[seat] - weight
+                if left & GUARD != GUARD:
+                    return None  # a card not held
+                hands[seat] = left
+                owner, passes = seat, 0
+                if left == GUARD:
+                    finished.append(seat)
+                    live &= ~(1 << seat)
+                    active -= 1
+                    out[seat & 1] += 1
+                    if out[seat & 1] == 2:
+                        break
+                    after = NEXT[live]
+                    need = active
+                else:
+                    need = active - 1
                 turn = after[seat]
-    else:
-        return None  # the plays stop before the hand is decided
+            elif table is lead:
+                return None
+            else:
+                passes += 1
+                if passes == need:
+                    turn = owner if live >> owner & 1 else owner ^ 2  # 借风
+                    table, follow, passes = lead, lead.follow, 0
+                else:
+                    turn = after[seat]
+        else:
+            return None  # the plays stop before the hand is decided
+    except KeyError:
+        return None  # a player not dealt in
     if next(rest, None) is not None:
         return None  # plays after the hand is over
     return [seats[s] for s in finished] + [p for i, p in enumerate(seats) if i not in finished]

@@ -42,8 +42,9 @@ def shaped(draw):
 
 
 def fast_readings(cards: list[str], level: str):
-    read = fast.Level(level)._read(tuple(cards))
-    return None if read is False else read[1].readings
+    codes = fast.Level(level)
+    read = codes.read(tuple(cards))
+    return None if read is None else codes.readings(read[1])
 
 
 @settings(max_examples=600, deadline=None)
