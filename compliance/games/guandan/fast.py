@@ -62,7 +62,7 @@ class Level:
     def __init__(self, level: str):
         self.level = level
         self.lead = Node(None)
-        self.nodes: dict[combos.Reading, Node] = {}
+        self.nodes: dict[tuple[str, int, int], Node] = {}
         self.shapes: dict[int, tuple[combos.Reading, ...]] = {}
         self.wild = combos.wildcard(level)
         self.tribute_value: dict[str, int] = {
@@ -122,9 +122,11 @@ class Level:
         return found
 
     def _node(self, reading: combos.Reading) -> Node:
-        found = self.nodes.get(reading)
+        """One node per table reading: what beats it depends on its kind, size and key."""
+        table = (reading.kind, reading.size, reading.key)
+        found = self.nodes.get(table)
         if found is None:
-            found = self.nodes[reading] = Node(reading)
+            found = self.nodes[table] = Node(reading)
         return found
 
 

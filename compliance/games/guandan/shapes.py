@@ -77,16 +77,30 @@ def _full_houses(
 ) -> list[combos.Combo]:
     """三带二 as `combos._full_houses`: the triple's rank holds at most three natural cards
     and at most one other rank at most two (none beside a pair of one joker)."""
-    found = []
-    for triple in range(13):
-        if natural[triple] > 3:
-            continue
-        others = [i for i in present if i != triple]
-        if (pair_is_joker and others) or len(others) > 1 or any(natural[i] > 2 for i in others):
-            continue
-        rank = combos.LEVELS[triple]
-        found.append(combos.Combo(combos.FULL_HOUSE, combos.value(rank, level), 5, rank))
-    return found
+    if len(present) > 2:
+        return []
+    if not present:
+        triples: list[int] | range = range(13)
+    elif len(present) == 1:
+        (one,) = present
+        triples = [
+            t for t in range(13) if natural[one] <= (3 if t == one else -1 if pair_is_joker else 2)
+        ]
+    else:
+        one, two = present
+        triples = (
+            []
+            if pair_is_joker
+            else [
+                t
+                for t, other in ((one, two), (two, one))
+                if natural[t] <= 3 and natural[other] <= 2
+            ]
+        )
+    return [
+        combos.Combo(combos.FULL_HOUSE, combos.value(rank, level), 5, rank)
+        for rank in (combos.LEVELS[t] for t in triples)
+    ]
 
 
 def _ranked(found: list[combos.Combo]) -> tuple[combos.Reading, ...]:
