@@ -5,8 +5,9 @@ tribute and every play are what the rules allow (the reference checks of `engine
 `play` would find nothing), else None, and the hand is checked again by the reference,
 which names the breach. A hand is held as one integer: seven bits per card of the 54,
 a count plus a guard bit (64), so a play takes its cards away with one subtraction, and
-a card played more often than held clears its guard bit. A play's reading against the table is looked up once per cards
-and table reading (`combos.reading`, `combos.pick`) and kept.
+a card played more often than held clears its guard bit. What a play makes of the table
+is read once per table reading and cards (its shape by `shapes.readings`, the reading
+that beats the table by `combos.pick`) and kept.
 """
 
 from __future__ import annotations
@@ -22,9 +23,7 @@ from compliance.games.guandan.record import GuandanHand
 HAND_SIZE = 27
 BITS = 7
 FIELD = (1 << BITS) - 1
-INDEX: dict[str, int] = {
-    card: i * BITS for i, card in enumerate(ALL_CARDS)
-}  # the shift of a card's field
+INDEX: dict[str, int] = {card: i * BITS for i, card in enumerate(ALL_CARDS)}  # field shifts
 WEIGHT: dict[str, int] = {card: 1 << shift for card, shift in INDEX.items()}
 GUARD = sum(64 << shift for shift in INDEX.values())
 TWO_DECKS = sum(2 << shift for shift in INDEX.values())
