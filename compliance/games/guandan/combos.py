@@ -221,7 +221,12 @@ def reading(
     cards: tuple[str, ...], level: str
 ) -> tuple[tuple[tuple[str, int], ...], tuple[Reading, ...]]:
     """The cards a play needs (card, count) and its interpretations, strongest first."""
-    return tuple(Counter(cards).items()), _ranked(_shape(cards, level), level)
+    return tuple(Counter(cards).items()), ranked(cards, level)
+
+
+def ranked(cards: tuple[str, ...], level: str) -> tuple[Reading, ...]:
+    """The cards' readings, strongest first (cached by shape)."""
+    return _ranked(_shape(cards, level), level)
 
 
 def _shape(cards: tuple[str, ...], level: str) -> tuple[str, ...]:

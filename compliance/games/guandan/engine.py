@@ -21,7 +21,7 @@ from compliance.domain.rounds import ILLEGAL_ACTION, UNVERIFIABLE, Integrity, Ro
 from compliance.errors import DealError
 from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import Card, build_deck
-from compliance.games.guandan import combos
+from compliance.games.guandan import combos, fast
 from compliance.games.guandan.options import GuandanOptions
 from compliance.games.guandan.play import Breach, check_tribute, partner, play_out, team
 from compliance.games.guandan.record import GuandanHand
@@ -116,34 +116,12 @@ def replay_hands(
 ) -> Iterator[RoundResult]:
     match = Match(options)
     for index, hand in enumerate(hands, 1):
-        seats = seats_of(index, hand, players)
         level = match.level
-        problems: list[Breach] = []
-        if hand.level is not None and hand.level != level:
-            problems.append((f"played at level {hand.level}, the levels give {level}", ()))
-        dealt = {p: Counter(hand.deal[p]) for p in seats}
-        tribute = check_tribute(
-            hand.tribute,
-            dealt,
-            seats,
-            match.previous,
-            level,
-            options.return_max,
-            options.resist_jokers,
-            options.partner_last_tribute,
-        )
-        problems += tribute.problems
-        order = list(hand.finish)
-        if hand.plays and (match.previous is None or tribute.leader is not None):
-            outcome = play_out(hand.plays, tribute.hands, seats, tribute.leader, level)
-            if outcome.problem:
-                problems.append((outcome.problem, (outcome.player,) if outcome.player else ()))
-            elif outcome.order is not None and _places(outcome.order, seats) != _places(
-                order, seats
-            ):
-                logged, played = ", ".join(order), ", ".join(outcome.order)
-                problems.append((f"finishing order logged {logged}, the plays give {played}", ()))
-                order = outcome.order
+        clean = fast.clean_hand(hand, players, match.previous, level, options)
+        if clean is None:
+            seats, order, problems = checked_hand(index, hand, players, match, level, options)
+        else:
+            (seats, order), problems = clean, []
         winner, gain, passed = match.settle(seats, order)
         per_level = options.stake_per_level if hand.stake is None else hand.stake
         amount = gain * per_level + (options.stake_per_game if passed else 0)
@@ -159,6 +137,44 @@ def replay_hands(
         if mismatch:
             issues.append(mismatch)
         yield RoundResult(index, deltas, stakes, None, hand.rake, 0, issues)
+
+
+def checked_hand(
+    index: int,
+    hand: GuandanHand,
+    players: list[str],
+    match: Match,
+    level: str,
+    options: GuandanOptions,
+) -> tuple[list[str], list[str], list[Breach]]:
+    """The reference checks of one hand: its seats, the finishing order to settle on, and
+    the breaches named (the tribute, then the plays trick by trick)."""
+    seats = seats_of(index, hand, players)
+    problems: list[Breach] = []
+    if hand.level is not None and hand.level != level:
+        problems.append((f"played at level {hand.level}, the levels give {level}", ()))
+    dealt = {p: Counter(hand.deal[p]) for p in seats}
+    tribute = check_tribute(
+        hand.tribute,
+        dealt,
+        seats,
+        match.previous,
+        level,
+        options.return_max,
+        options.resist_jokers,
+        options.partner_last_tribute,
+    )
+    problems += tribute.problems
+    order = list(hand.finish)
+    if hand.plays and (match.previous is None or tribute.leader is not None):
+        outcome = play_out(hand.plays, tribute.hands, seats, tribute.leader, level)
+        if outcome.problem:
+            problems.append((outcome.problem, (outcome.player,) if outcome.player else ()))
+        elif outcome.order is not None and _places(outcome.order, seats) != _places(order, seats):
+            logged, played = ", ".join(order), ", ".join(outcome.order)
+            problems.append((f"finishing order logged {logged}, the plays give {played}", ()))
+            order = outcome.order
+    return seats, order, problems
 
 
 def unplayed(index: int, order: list[str]) -> Integrity:

@@ -19,7 +19,7 @@ class GuandanPlay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=F
     """出牌: a player's cards (none: 不要, a pass) and, optionally, what he declared them as."""
 
     player: str
-    cards: list[Card] = []
+    cards: tuple[Card, ...] = ()
     combo: str | None = None
 
 
@@ -35,7 +35,7 @@ class GuandanTribute(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, g
 class GuandanHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """一副掼蛋: the deal, tribute, plays, finishing order (上游 first) and the paid result."""
 
-    deal: dict[str, list[Card]]
+    deal: dict[str, tuple[Card, ...]]
     finish: list[str]
     claimed: dict[str, SignedPoints]
     level: Level | None = None
