@@ -30,14 +30,13 @@ from compliance.errors import DealError
 from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import Card, build_deck
 from compliance.games.shengji import tricks
+from compliance.games.shengji.batch import check_session
 from compliance.games.shengji.holdings import holding_of, play_trick
 from compliance.games.shengji.options import ShengjiOptions
-from compliance.games.shengji.record import ShengjiHand
+from compliance.games.shengji.record import HAND_SIZE, KITTY_SIZE, ShengjiHand
 from compliance.logs.records import Session, Variant
 
 LEVELS = tricks.NATURAL_ORDER
-HAND_SIZE = 25
-KITTY_SIZE = 8
 DECK = Counter(build_deck(2, jokers=True))
 
 
@@ -150,10 +149,17 @@ def hand_points(
     if played.problem:
         who = (played.player,) if played.player else ()
         return hand.points, [(ILLEGAL_ACTION, played.problem, who)]
-    if hand.points is not None and hand.points != played.points:
-        text = f"attackers' points logged {hand.points}, the tricks give {played.points}"
-        return played.points, [(SETTLEMENT_MISMATCH, text, ())]
-    return played.points, []
+    return checked_points(hand, played.points)
+
+
+def checked_points(
+    hand: ShengjiHand, points: int | None
+) -> tuple[int | None, list[tuple[str, str, tuple[str, ...]]]]:
+    """The points the tricks give, and a mismatch when the log says other."""
+    if hand.points is not None and hand.points != points:
+        text = f"attackers' points logged {hand.points}, the tricks give {points}"
+        return points, [(SETTLEMENT_MISMATCH, text, ())]
+    return points, []
 
 
 def replay_hands(
@@ -162,8 +168,10 @@ def replay_hands(
     levels = [0, 0]
     holding: int | None = None
     resync = False
+    checked = check_session(hands, players, options)
     for index, hand in enumerate(hands, 1):
-        seats = seats_of(index, hand, players)
+        known = checked[index - 1]
+        seats = seats_of(index, hand, players) if known is None else known[0]
         team = seats.index(hand.declarer) % 2
         per_level = options.stake_per_level if hand.stake is None else hand.stake
         issues: list[Integrity] = []
@@ -181,7 +189,10 @@ def replay_hands(
             text = f"played at level {hand.level}, the levels give {level}"
             problems.append((ILLEGAL_ACTION, text, ()))
         trumps = tricks.trumps_for(level, None if hand.trump == "NT" else hand.trump)
-        points, breaches = hand_points(hand, seats, trumps, options)
+        if known is not None and known[1] is not None and hand.level == level:
+            points, breaches = checked_points(hand, known[1])
+        else:
+            points, breaches = hand_points(hand, seats, trumps, options)
         problems += breaches
         issues += [
             Integrity(index, check, f"hand {index}: {text}", players=who)
