@@ -48,6 +48,7 @@ FOUR_PLAYS = {4}
 TURNS = np.arange(4)
 OWNER = np.repeat(TURNS, HAND_SIZE)  # the seat of each of the 100 dealt cards
 PLAYER, CARDS = attrgetter("player"), attrgetter("cards")
+TRICKS, BURIED = attrgetter("tricks"), attrgetter("buried")
 code_of = CODE.__getitem__
 
 
@@ -58,12 +59,19 @@ def check_session(
     reference, None when the deal does (a DealError, or a hand not judged here)."""
     out: list[Checked | None] = [None] * len(hands)
     known = set(players)
-    flat = _Flat()
+    kept = []
     for index, hand in enumerate(hands):
         seats = _candidate_seats(hand, players, known)
         if seats is not None:
-            flat.add(index, hand, seats)
-    if flat.kept:
+            kept.append((index, hand, seats))
+    if kept:
+        try:
+            flat = _Flat(kept)
+        except KeyError:  # a play by someone not dealt in: the reference rejects that deal
+            kept = [k for k in kept if _seated(k[1], k[2])]
+            if not kept:
+                return out
+            flat = _Flat(kept)
         _Judged(flat, options).fill(out)
     return out
 
@@ -88,38 +96,42 @@ def _candidate_seats(hand: ShengjiHand, players: Sequence[str], known: set[str])
     return seats if len(seats) == 4 else None
 
 
+def _seated(hand: ShengjiHand, seats: list[str]) -> bool:
+    return set(map(PLAYER, chain.from_iterable(hand.tricks))) <= set(seats)
+
+
+def _seat_of(seats: list[str]):
+    return {p: i for i, p in enumerate(seats)}.__getitem__
+
+
 class _Flat:
-    """The judged hands of a session flattened: plays, cards and deals as code lists."""
+    """The judged hands of a session flattened: plays, cards and deals as code arrays.
+    KeyError when a play is by someone not dealt in."""
 
-    def __init__(self) -> None:
-        self.kept: list[tuple[int, ShengjiHand, list[str]]] = []
-        self.seat: list[int] = []  # per play, the seat (index in the hand's seats)
-        self.length: list[int] = []  # per play, its number of cards
-        self.code: list[int] = []  # per card played, in play order
-        self.tricks: list[int] = []  # per kept hand, its number of tricks
-        self.dealt: list[int] = []  # per kept hand, 100 codes in seat order, then the kitty
-        self.buried: list[int] = []
-        self.ruler: list[int] = []
-        self.declarer: list[int] = []
-
-    def add(self, index: int, hand: ShengjiHand, seats: list[str]) -> None:
-        seat_of = dict(zip(seats, range(4), strict=True))
-        plays = list(chain.from_iterable(hand.tricks))
+    def __init__(self, kept: list[tuple[int, ShengjiHand, list[str]]]) -> None:
+        self.kept = kept
+        hands = [hand for _, hand, _ in kept]
+        plays = list(chain.from_iterable(chain.from_iterable(map(TRICKS, hands))))
+        seats = kept[0][2]
+        if all(k[2] == seats for k in kept):
+            players = map(_seat_of(seats), map(PLAYER, plays))
+        else:
+            players = chain.from_iterable(
+                map(_seat_of(s), map(PLAYER, chain.from_iterable(h.tricks))) for _, h, s in kept
+            )
+        self.seat = np.fromiter(players, np.int64, len(plays))  # per play, index in seats
         cards = list(map(CARDS, plays))
-        deal = hand.deal
-        try:
-            seat = list(map(seat_of.__getitem__, map(PLAYER, plays)))
-        except KeyError:  # a play by someone not dealt in: the reference rejects the deal
-            return
-        self.kept.append((index, hand, seats))
-        self.seat += seat
-        self.length += map(len, cards)
-        self.code += map(code_of, chain.from_iterable(cards))
-        self.tricks.append(len(hand.tricks))
-        self.dealt += map(code_of, chain(*(deal[p] for p in seats), hand.kitty))
-        self.buried += map(code_of, hand.buried)
-        self.ruler.append(RULER_ROW[hand.level, hand.trump])  # type: ignore[index]
-        self.declarer.append(seat_of[hand.declarer])
+        self.length = np.fromiter(map(len, cards), np.int64, len(plays))
+        self.code = np.fromiter(map(code_of, chain.from_iterable(cards)), np.int64)
+        dealt = chain.from_iterable(
+            chain(*map(h.deal.__getitem__, s), h.kitty) for _, h, s in kept
+        )  # 100 codes in seat order, then the kitty
+        self.dealt = np.fromiter(map(code_of, dealt), np.int64, len(kept) * DEALT)
+        buried = chain.from_iterable(map(BURIED, hands))
+        self.buried = np.fromiter(map(code_of, buried), np.int64, len(kept) * KITTY_SIZE)
+        self.tricks = np.fromiter(map(len, map(TRICKS, hands)), np.int64, len(hands))
+        self.ruler = np.array([RULER_ROW[h.level, h.trump] for h in hands])  # type: ignore[index]
+        self.declarer = np.array([s.index(h.declarer) for _, h, s in kept])
 
 
 class _Judged:
@@ -129,9 +141,9 @@ class _Judged:
         self.flat, self.options = flat, options
         nh = len(flat.kept)
         hands = np.arange(nh)
-        self.ruler = ruler = np.array(flat.ruler)
-        self.declarer = declarer = np.array(flat.declarer)
-        dealt = np.array(flat.dealt).reshape(nh, DEALT)
+        self.ruler = ruler = flat.ruler
+        self.declarer = declarer = flat.declarer
+        dealt = flat.dealt.reshape(nh, DEALT)
         copies = np.bincount((hands[:, None] * N + dealt).ravel(), minlength=nh * N)
         self.deal_ok = copies.reshape(nh, N).max(1) <= 2
 
@@ -140,21 +152,21 @@ class _Judged:
         hold = np.bincount(keys.ravel(), minlength=size)  # less what he buried
         mine = (hands * 4 + declarer)[:, None] * N
         hold += np.bincount((mine + dealt[:, 4 * HAND_SIZE :]).ravel(), minlength=size)
-        buried = np.array(flat.buried).reshape(nh, KITTY_SIZE)
+        buried = flat.buried.reshape(nh, KITTY_SIZE)
         hold -= np.bincount((mine + buried).ravel(), minlength=size)
 
-        self.seat = seat = np.array(flat.seat).reshape(-1, 4)  # [trick, turn]
-        length = np.array(flat.length).reshape(-1, 4)
-        self.code = code = np.array(flat.code, dtype=np.int64)
+        self.seat = seat = flat.seat.reshape(-1, 4)  # [trick, turn]
+        length = flat.length.reshape(-1, 4)
+        self.code = code = flat.code
         self.trick_hand = trick_hand = np.repeat(hands, flat.tricks)
         self.nt = nt = len(trick_hand)
         self.trick = trick = np.arange(nt)
         self.player = player = trick_hand[:, None] * 4 + seat  # (hand, seat) of each play
         card_player = np.repeat(player.ravel(), length.ravel())
         card_trick = np.repeat(np.repeat(trick, 4), length.ravel())
-        card_ruler = ruler[card_player // 4]
-        self.suit = suit = SUIT_OF[card_ruler, code]
-        self.position = POSITION_OF[card_ruler, code]
+        ruled = ruler[card_player // 4] * N + code  # [ruler, code] as one index
+        self.suit = suit = SUIT_OF.take(ruled)
+        self.position = POSITION_OF.take(ruled)
         played = np.bincount(card_player * N + code, minlength=size)
 
         self.bad = ~self.deal_ok | ~(played == hold).reshape(nh, SEAT_CARDS).all(1)
@@ -205,8 +217,8 @@ class _Judged:
         to a tractor while holding one (the option `tractor_follow`)."""
         cards = self.trick_start[ts][:, None] + np.arange(4 * size)
         c = np.sort(self.code[cards].reshape(-1, 4, size), axis=2)
-        row = self.ruler[self.trick_hand[ts]][:, None, None]
-        s, p = SUIT_OF[row, c], POSITION_OF[row, c]
+        ruled = self.ruler[self.trick_hand[ts]][:, None, None] * N + c
+        s, p = SUIT_OF.take(ruled), POSITION_OF.take(ruled)
         same = c[:, :, 1:] == c[:, :, :-1]
         if size == 2:
             shaped, top = same[:, :, 0], p[:, :, 0]

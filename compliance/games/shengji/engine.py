@@ -188,16 +188,17 @@ def replay_hands(
         if hand.level is not None and hand.level != level:
             text = f"played at level {hand.level}, the levels give {level}"
             problems.append((ILLEGAL_ACTION, text, ()))
-        trumps = tricks.trumps_for(level, None if hand.trump == "NT" else hand.trump)
         if known is not None and known[1] is not None and hand.level == level:
             points, breaches = checked_points(hand, known[1])
         else:
+            trumps = tricks.trumps_for(level, None if hand.trump == "NT" else hand.trump)
             points, breaches = hand_points(hand, seats, trumps, options)
         problems += breaches
-        issues += [
-            Integrity(index, check, f"hand {index}: {text}", players=who)
-            for check, text, who in problems
-        ]
+        if problems:
+            issues += [
+                Integrity(index, check, f"hand {index}: {text}", players=who)
+                for check, text, who in problems
+            ]
         if points is None:  # the result cannot be known: take the claim, resync on the next level
             deltas = dict(hand.claimed)
             holding, resync = None, True
@@ -208,10 +209,11 @@ def replay_hands(
             deltas = {p: amount if seats.index(p) % 2 == gainer else -amount for p in seats}
             levels[gainer] = min(levels[gainer] + gain, len(LEVELS) - 1)
             holding = gainer
-            mismatch = compare_claims(index, deltas, hand.claimed)
-            if mismatch:
-                issues.append(mismatch)
-        stakes = {p: per_level for p in seats}
+            if hand.claimed != deltas:
+                mismatch = compare_claims(index, deltas, hand.claimed)
+                if mismatch:
+                    issues.append(mismatch)
+        stakes = dict.fromkeys(seats, per_level)
         yield RoundResult(index, deltas, stakes, hand.declarer, hand.rake, 0, issues)
 
 

@@ -82,9 +82,9 @@ class Later:
             np.minimum.at(first, self._player * N + self._code, self._trick)
             twice = np.flatnonzero(self._hold == 2)
             who, code = twice // N, twice % N
-            row = self._ruler[who // 4]
-            group = who * NSUITS + SUIT_OF[row, code]
-            self._pairs = (group, POSITION_OF[row, code], first[twice])
+            ruled = self._ruler[who // 4] * N + code
+            group = who * NSUITS + SUIT_OF.take(ruled)
+            self._pairs = (group, POSITION_OF.take(ruled), first[twice])
         return self._pairs
 
     def _count(self, keys, who, suit, trick) -> np.ndarray:
