@@ -17,7 +17,7 @@ tests/unit/games/test_shengji_batch.py holds this to the reference.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import chain
 from operator import attrgetter
 
@@ -113,6 +113,7 @@ class _Flat:
         hands = [hand for _, hand, _ in kept]
         plays = list(chain.from_iterable(chain.from_iterable(map(TRICKS, hands))))
         seats = kept[0][2]
+        players: Iterable[int]
         if all(k[2] == seats for k in kept):
             players = map(_seat_of(seats), map(PLAYER, plays))
         else:
