@@ -26,7 +26,6 @@ import numpy as np
 from compliance.games.shengji import tricks
 from compliance.games.shengji.holdings import Holding, play_trick
 from compliance.games.shengji.later import (
-    CODE,
     OUTRANK,
     POINTS_OF,
     POSITION_OF,
@@ -35,6 +34,7 @@ from compliance.games.shengji.later import (
     TRUMP,
     Later,
     N,
+    card_codes,
 )
 from compliance.games.shengji.options import ShengjiOptions
 from compliance.games.shengji.record import HAND_SIZE, KITTY_SIZE, ShengjiHand
@@ -48,8 +48,7 @@ FOUR_PLAYS = {4}
 TURNS = np.arange(4)
 OWNER = np.repeat(TURNS, HAND_SIZE)  # the seat of each of the 100 dealt cards
 PLAYER, CARDS = attrgetter("player"), attrgetter("cards")
-TRICKS, BURIED = attrgetter("tricks"), attrgetter("buried")
-code_of = CODE.__getitem__
+TRICKS = attrgetter("tricks")
 
 
 def check_session(
@@ -121,15 +120,10 @@ class _Flat:
                 map(_seat_of(s), map(PLAYER, chain.from_iterable(h.tricks))) for _, h, s in kept
             )
         self.seat = np.fromiter(players, np.int64, len(plays))  # per play, index in seats
-        cards = list(map(CARDS, plays))
-        self.length = np.fromiter(map(len, cards), np.int64, len(plays))
-        self.code = np.fromiter(map(code_of, chain.from_iterable(cards)), np.int64)
-        dealt = chain.from_iterable(
-            chain(*map(h.deal.__getitem__, s), h.kitty) for _, h, s in kept
-        )  # 100 codes in seat order, then the kitty
-        self.dealt = np.fromiter(map(code_of, dealt), np.int64, len(kept) * DEALT)
-        buried = chain.from_iterable(map(BURIED, hands))
-        self.buried = np.fromiter(map(code_of, buried), np.int64, len(kept) * KITTY_SIZE)
+        self.code, self.length = card_codes(list(map(CARDS, plays)))
+        dealt = [[*map(h.deal.__getitem__, s), h.kitty, h.buried] for _, h, s in kept]
+        codes = card_codes(list(chain.from_iterable(dealt)))[0].reshape(len(kept), -1)
+        self.dealt, self.buried = codes[:, :DEALT], codes[:, DEALT:]  # seat order, the kitty
         self.tricks = np.fromiter(map(len, map(TRICKS, hands)), np.int64, len(hands))
         self.ruler = np.array([RULER_ROW[h.level, h.trump] for h in hands])  # type: ignore[index]
         self.declarer = np.array([s.index(h.declarer) for _, h, s in kept])

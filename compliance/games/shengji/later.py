@@ -10,12 +10,14 @@ tables built once for the 65 levels and trumps.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import msgspec
 import numpy as np
 
 from compliance.games.cards import ALL_CARDS
 from compliance.games.shengji import tricks
 
-CODE = {card: i for i, card in enumerate(ALL_CARDS)}
 N = len(ALL_CARDS)
 SUITS = {"S": 0, "H": 1, "C": 2, "D": 3, tricks.TRUMP: 4}
 TRUMP, NSUITS = SUITS[tricks.TRUMP], len(SUITS)
@@ -35,7 +37,33 @@ def _table(attribute: str) -> np.ndarray:
 SUIT_OF = np.vectorize(SUITS.__getitem__)(_table("_suit")).astype(np.int64)  # [ruler, code]
 POSITION_OF = _table("_position").astype(np.int64)
 POSITIONS = int(POSITION_OF.max()) + 2  # room for the neighbour above the highest
+QUOTE, BACKSLASH, OPEN = b'"'[0], b"\\"[0], b"["[0]
+TWO_WIDE = np.full((256, 256), -1, dtype=np.int64)  # the code of "XY" by its two bytes
+TEN = np.full(256, -1, dtype=np.int64)  # the code of "X10" by its suit byte
+for _code, _card in enumerate(ALL_CARDS):
+    if len(_card) == 2:
+        TWO_WIDE[ord(_card[0]), ord(_card[1])] = _code
+    else:
+        TEN[ord(_card[0])] = _code
 POINTS_OF = np.array([tricks.CARD_POINTS.get(c, 0) for c in ALL_CARDS], dtype=np.int64)
+
+
+def card_codes(lists: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
+    """The codes of the cards of the lists, in order, and each list's length; KeyError for
+    a string that is not a card. The lists are read from their JSON, in C."""
+    raw = np.frombuffer(msgspec.json.encode(lists), np.uint8)
+    quotes = np.flatnonzero(raw == QUOTE)
+    start, end = quotes[0::2] + 1, quotes[1::2]
+    width = end - start
+    first, second = raw[start], raw[np.minimum(start + 1, len(raw) - 1)]
+    third = raw[np.minimum(start + 2, len(raw) - 1)]
+    ten = (width == 3) & (second == ord("1")) & (third == ord("0"))
+    code = np.where(width == 2, TWO_WIDE[first, second], np.where(ten, TEN[first], -1))
+    if (code < 0).any() or (raw == BACKSLASH).any():
+        raise KeyError("not a card")
+    opens = np.flatnonzero(raw == OPEN)[1:]
+    length = np.bincount(np.searchsorted(opens, start) - 1, minlength=len(lists))
+    return code, length
 
 
 class Later:

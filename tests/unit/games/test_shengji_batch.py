@@ -19,11 +19,12 @@ from hypothesis import strategies as st
 
 from compliance.domain.rounds import SETTLEMENT_MISMATCH
 from compliance.errors import DealError
-from compliance.games.cards import build_deck
+from compliance.games.cards import ALL_CARDS, build_deck
 from compliance.games.shengji import GAME, LEVELS, ShengjiHand, ShengjiOptions, tricks
 from compliance.games.shengji import engine as shengji_engine
 from compliance.games.shengji.batch import check_session
 from compliance.games.shengji.engine import hand_points, seats_of
+from compliance.games.shengji.later import card_codes
 from compliance.games.shengji.simulator import deal_hand, follow, lead, simulate
 from tests.builders_guandan import SEATS, session_of
 
@@ -279,3 +280,17 @@ def replayed(session) -> tuple[list, str | None]:
     except DealError as exc:
         return results, str(exc)
     return results, None
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(ALL_CARDS), max_size=6), min_size=1, max_size=30))
+def test_card_codes_read_from_json_are_the_cards_order(lists):
+    code, length = card_codes(lists)
+    assert code.tolist() == [ALL_CARDS.index(c) for cards in lists for c in cards]
+    assert length.tolist() == [len(cards) for cards in lists]
+
+
+@pytest.mark.parametrize("bad", ["S1", "X10", "S11", "", "S10 ", 'S"', "S\\", "[", "红桃"])
+def test_a_string_that_is_not_a_card_has_no_code(bad):
+    with pytest.raises(KeyError):
+        card_codes([["S3"], [bad, "H4"]])
