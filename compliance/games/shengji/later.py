@@ -52,6 +52,8 @@ def card_codes(lists: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
     """The codes of the cards of the lists, in order, and each list's length; KeyError for
     a string that is not a card. The lists are read from their JSON, in C."""
     raw = np.frombuffer(msgspec.json.encode(lists), np.uint8)
+    if (raw == BACKSLASH).any():  # an escape: no card needs one
+        raise KeyError("not a card")
     quotes = np.flatnonzero(raw == QUOTE)
     start, end = quotes[0::2] + 1, quotes[1::2]
     width = end - start
@@ -59,7 +61,7 @@ def card_codes(lists: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
     third = raw[np.minimum(start + 2, len(raw) - 1)]
     ten = (width == 3) & (second == ord("1")) & (third == ord("0"))
     code = np.where(width == 2, TWO_WIDE[first, second], np.where(ten, TEN[first], -1))
-    if (code < 0).any() or (raw == BACKSLASH).any():
+    if (code < 0).any():
         raise KeyError("not a card")
     opens = np.flatnonzero(raw == OPEN)[1:]
     length = np.bincount(np.searchsorted(opens, start) - 1, minlength=len(lists))
