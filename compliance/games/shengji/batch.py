@@ -159,7 +159,7 @@ class _Judged:
         self.player = player = trick_hand[:, None] * 4 + seat  # (hand, seat) of each play
         card_player = np.repeat(player.ravel(), length.ravel())
         card_trick = np.repeat(np.repeat(trick, 4), length.ravel())
-        ruled = ruler[card_player // 4] * N + code  # [ruler, code] as one index
+        ruled = ruler.take(card_player // 4) * N + code  # [ruler, code] as one index
         self.suit = suit = SUIT_OF.take(ruled)
         self.position = POSITION_OF.take(ruled)
         played = np.bincount(card_player * N + code, minlength=size)
@@ -198,9 +198,9 @@ class _Judged:
     def singles(self, ts: np.ndarray) -> None:
         """Tricks of one card each: a revoke is a later card of the led suit; the winner."""
         cards = self.trick_start[ts][:, None] + TURNS
-        s, p = self.suit[cards], self.position[cards]
+        s, p = self.suit.take(cards), self.position.take(cards)
         led = s[:, :1]
-        later = self.later.last(self.player[ts, 1:], led) > ts[:, None]
+        later = self.later.last(self.player.take(ts, axis=0)[:, 1:], led) > ts[:, None]
         self.fail(ts[((s[:, 1:] != led) & later).any(1)])
         trump = s == TRUMP
         self.winner[ts] = np.where((s == led) | trump, p + OUTRANK * trump, -1).argmax(1)
@@ -211,8 +211,8 @@ class _Judged:
         while holding more, fewer pairs than the lead while holding more, or no tractor
         to a tractor while holding one (the option `tractor_follow`)."""
         cards = self.trick_start[ts][:, None] + np.arange(4 * size)
-        c = np.sort(self.code[cards].reshape(-1, 4, size), axis=2)
-        ruled = self.ruler[self.trick_hand[ts]][:, None, None] * N + c
+        c = np.sort(self.code.take(cards).reshape(-1, 4, size), axis=2)
+        ruled = self.ruler.take(self.trick_hand.take(ts))[:, None, None] * N + c
         s, p = SUIT_OF.take(ruled), POSITION_OF.take(ruled)
         same = c[:, :, 1:] == c[:, :, :-1]
         if size == 2:
@@ -225,7 +225,7 @@ class _Judged:
         rest = ts[~led_so]
         ts, c, s, shaped, top = ts[led_so], c[led_so], s[led_so], shaped[led_so], top[led_so]
         led = s[:, 0, :1]
-        follower = self.player[ts, 1:]
+        follower = self.player.take(ts, axis=0)[:, 1:]
         in_suit = s[:, 1:, :] == led[:, :, None]
         count = in_suit.sum(2)
         pairs = (same[led_so][:, 1:, :] & in_suit[:, :, 1:]).sum(2)

@@ -63,8 +63,8 @@ def card_codes(lists: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
     code = np.where(width == 2, TWO_WIDE[first, second], np.where(ten, TEN[first], -1))
     if (code < 0).any():
         raise KeyError("not a card")
-    opens = np.flatnonzero(raw == OPEN)[1:]
-    length = np.bincount(np.searchsorted(opens, start) - 1, minlength=len(lists))
+    lists_begun = np.cumsum(raw == OPEN, dtype=np.int64)  # the outer list's "[" first
+    length = np.bincount(lists_begun.take(start) - 2, minlength=len(lists))
     return code, length
 
 
@@ -82,7 +82,7 @@ class Later:
 
     def last(self, who: np.ndarray, suit: np.ndarray) -> np.ndarray:
         """The last trick in which `who` plays `suit` (-1: never)."""
-        return self._last[who * NSUITS + suit]
+        return self._last.take(who * NSUITS + suit)
 
     def pairs(self, who: np.ndarray, suit: np.ndarray, trick: np.ndarray) -> np.ndarray:
         """How many pairs of `suit` `who` holds before `trick`."""
