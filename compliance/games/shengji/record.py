@@ -10,6 +10,8 @@ from compliance.games.cards import Card
 from compliance.logs.bounds import Points, SignedPoints
 
 Amount = Points
+HAND_SIZE = 25
+KITTY_SIZE = 8
 
 
 Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
