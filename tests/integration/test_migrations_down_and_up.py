@@ -13,7 +13,6 @@ from compliance.db.unit_of_work import SqlUnitOfWork
 from compliance.service_layer import audit as services
 from tests.conftest import SAMPLES
 
-
 SINCE = "9fc77c95bb81"
 
 
