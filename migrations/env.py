@@ -3,7 +3,6 @@
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from compliance.db import review_models  # noqa: F401  (its tables are in the metadata)
 from compliance.db.models import Base
 
 config = context.config

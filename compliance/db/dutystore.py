@@ -14,7 +14,8 @@ import msgspec
 from sqlalchemy import Connection, func, insert, select
 
 from compliance.db import trail
-from compliance.db.models import AuditRunRow, DutyFindingRow, DutyRow, table_of
+from compliance.db.duty_models import DutyFindingRow, DutyRow
+from compliance.db.models import AuditRunRow, table_of
 from compliance.db.rulestore import upsert
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.domain.findings import DutyFinding

@@ -371,57 +371,6 @@ class WindowFindingRow(Base):
     payload: Mapped[dict[str, Any]] = mapped_column()
 
 
-class WindowDayRow(Base):
-    """日累计: one subject's stored sessions of one day in one place and venue, summed as
-    they are stored (db/window_upkeep.py), so that a window reads a row per day.
-
-    `kind` is owner, platform or player; `subject` the owner's or player's id, or
-    the platform's; `place` is "" where the sessions name none, `venue` "" for a
-    player. Money in whole cents: capital, a player's net, rake, fixed fees.
-    """
-
-    __tablename__ = "window_days"
-    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
-    subject: Mapped[str] = mapped_column(String(128), primary_key=True)
-    day: Mapped[date] = mapped_column(Date, primary_key=True)
-    place: Mapped[str] = mapped_column(String(32), primary_key=True)
-    venue: Mapped[str] = mapped_column(String(16), primary_key=True)
-    sessions: Mapped[int] = mapped_column(Integer)
-    capital: Mapped[Decimal] = mapped_column(Cents)
-    net: Mapped[Decimal] = mapped_column(Cents)
-    rake: Mapped[Decimal] = mapped_column(Cents)
-    fixed_fee: Mapped[Decimal] = mapped_column(Cents)
-    minors: Mapped[int] = mapped_column(Integer)
-
-
-class WindowPersonRow(Base):
-    """初见: a player seen by a room owner or a platform, with the first and last day of
-    their stored sessions together and how many there are: a window's participants
-    are the persons last seen in it (db/window_upkeep.py), each counted once."""
-
-    __tablename__ = "window_people"
-    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
-    subject: Mapped[str] = mapped_column(String(128), primary_key=True)
-    player_id: Mapped[str] = mapped_column(String(128), primary_key=True)
-    first_day: Mapped[date] = mapped_column(Date)
-    last_day: Mapped[date] = mapped_column(Date)
-    sessions: Mapped[int] = mapped_column(Integer)
-
-
-class WindowLastSeenRow(Base):
-    """末见: how many of a room owner's or platform's players were last seen on a day (their
-    `window_people.last_day`): a window's participants are the sum over its days."""
-
-    __tablename__ = "window_last_seen"
-    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
-    subject: Mapped[str] = mapped_column(String(128), primary_key=True)
-    day: Mapped[date] = mapped_column(Date, primary_key=True)
-    people: Mapped[int] = mapped_column(Integer)
-
-
 class RuleChangeRow(Base):
     """变更记录: one change to a rule row, hash-chained to the entry before it."""
 
@@ -439,34 +388,5 @@ class RuleChangeRow(Base):
     hash: Mapped[str] = mapped_column(String(64), unique=True)
 
 
-class DutyRow(Base):
-    """平台义务: one duty row of data/duties.toml (compliance.domain.duties.rows.Duty)."""
-
-    __tablename__ = "platform_duties"
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    check_code: Mapped[str] = mapped_column(String(32))
-    instrument: Mapped[str] = mapped_column(Text)
-    article: Mapped[str] = mapped_column(String(128))
-    confidence: Mapped[str] = mapped_column(String(1))
-    severity: Mapped[str] = mapped_column(String(16))
-    valid_from: Mapped[date | None] = mapped_column(Date)
-    valid_to: Mapped[date | None] = mapped_column(Date)
-    figures: Mapped[dict[str, Any]] = mapped_column()
-    source: Mapped[str] = mapped_column(Text, default="")
-    note: Mapped[str] = mapped_column(Text, default="")
-
-
-class DutyFindingRow(Base):
-    """A run's finding on the platform's duties (kind `duty`)."""
-
-    __tablename__ = "duty_findings"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    run_id: Mapped[int] = mapped_column(ForeignKey("audit_runs.id"), index=True)
-    platform: Mapped[str] = mapped_column(String(64))
-    subject: Mapped[str] = mapped_column(String(160))
-    check_code: Mapped[str] = mapped_column(String(32))
-    duty: Mapped[str] = mapped_column(String(64))
-    severity: Mapped[str] = mapped_column(String(16))
-    status: Mapped[str] = mapped_column(String(16))
-    period: Mapped[str | None] = mapped_column(String(16))
-    payload: Mapped[dict[str, Any]] = mapped_column()
+# the tables of other modules, in the one metadata (migrations/env.py reads it)
+from compliance.db import duty_models, review_models, window_models  # noqa: E402, F401

@@ -12,11 +12,11 @@ from typing import Any
 from sqlalchemy import Connection, Table, and_, bindparam, func, insert, select, update
 
 from compliance.db import trail
+from compliance.db.duty_models import DutyRow
 from compliance.db.models import (
     AggravationRow,
     BandRow,
     Base,
-    DutyRow,
     ExemptionRow,
     GameClassRow,
     GameTypeRow,

@@ -45,11 +45,9 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from compliance.db.models import (
     PlayerMetricsRow,
     SessionRow,
-    WindowDayRow,
-    WindowLastSeenRow,
-    WindowPersonRow,
     table_of,
 )
+from compliance.db.window_models import WindowDayRow, WindowLastSeenRow, WindowPersonRow
 from compliance.errors import DatabaseError
 
 S = table_of(SessionRow)

@@ -29,11 +29,10 @@ from sqlalchemy import (
 from compliance.db.models import (
     PlayerMetricsRow,
     SessionRow,
-    WindowDayRow,
     WindowFindingRow,
-    WindowLastSeenRow,
     table_of,
 )
+from compliance.db.window_models import WindowDayRow, WindowLastSeenRow
 from compliance.db.window_sessions import (
     people_by_day,
     sessions_behind,
