@@ -29,11 +29,11 @@ from compliance.domain.national import (
 )
 from compliance.domain.periods import with_priors
 from compliance.domain.rounds import Integrity
-from compliance.domain.rules import Band, Comparison, Jurisdiction, matched_leaves
+from compliance.domain.rules import matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset, unknown_place
 from compliance.domain.scene import scene_figure, with_scene_cash
 from compliance.domain.tiers import Tier
-from compliance.domain.verdict import Lines, threshold_finding
+from compliance.domain.verdict import Lines, Verdict, threshold_finding
 from compliance.errors import JurisdictionError
 
 UNNAMED = "the log names no jurisdiction and --jurisdiction was not given"
@@ -215,20 +215,18 @@ class Classifier:
         tier = best.tier if best else Tier.BELOW_THRESHOLD
         exemptions, would_be = self._exemptions(facts, player, rules, tier)
         shown = Tier.EXEMPT if exemptions else tier
-        finding = self.judge_threshold(
-            facts,
-            player,
-            where=where,
-            rules=rules,
-            day=day,
-            tier=shown,
-            band=best,
-            hit=best_leaves,
-            values=values,
-            ladder=plan.ladder,
-            exemptions=exemptions,
-            would_be=would_be,
+        verdict = Verdict(
+            where,
+            day.isoformat(),
+            shown,
+            best,
+            best_leaves,
+            values,
+            plan.ladder,
+            exemptions,
+            would_be,
         )
+        finding = self.judge_threshold(facts, player, rules, verdict)
         finding.scene_figure = scene_figure(best, facts.scene_cash)
         if shown >= Tier.ADMINISTRATIVE:
             finding.aggravations = self._aggravations(facts, player, rules, day)
@@ -278,19 +276,8 @@ class Classifier:
         )
 
     def _exempt(self, facts, player, where, rules, day, grounds: list[str]) -> ThresholdFinding:
-        return self.judge_threshold(
-            facts,
-            player,
-            where=where,
-            rules=rules,
-            day=day,
-            tier=Tier.EXEMPT,
-            band=None,
-            hit=[],
-            values={},
-            ladder=[],
-            exemptions=grounds,
-        )
+        verdict = Verdict(where, day.isoformat(), Tier.EXEMPT, None, [], {}, [], grounds)
+        return self.judge_threshold(facts, player, rules, verdict)
 
     def _plan(
         self, rules: Ruleset, bands, game_class: str | None, is_banker: bool, venue: str
@@ -343,36 +330,9 @@ class Classifier:
         return [], None
 
     def judge_threshold(
-        self,
-        facts: SessionFacts,
-        player: PlayerFacts,
-        *,
-        where: Jurisdiction,
-        rules: Ruleset,
-        day: date,
-        tier: Tier,
-        band: Band | None,
-        hit: list[Comparison],
-        values: dict[str, Decimal],
-        ladder,
-        exemptions: list[str],
-        would_be: Tier | None = None,
-        subject: str | None = None,
+        self, facts: SessionFacts, player: PlayerFacts, rules: Ruleset, verdict: Verdict
     ) -> ThresholdFinding:
-        """门槛结论: the finding for `player` (or `subject`) at `tier` under `band`, with the
-        line behind it, the margin, and the next line not reached (from `ladder`)."""
-        return threshold_finding(
-            self._lines.of(rules, band, tier, would_be),
-            facts,
-            player.id,
-            where=where,
-            day_judged=day.isoformat(),
-            tier=tier,
-            band=band,
-            hit=hit,
-            values=values,
-            ladder=ladder,
-            exemptions=exemptions,
-            would_be=would_be,
-            subject=subject,
-        )
+        """门槛结论: the finding for `player` (or the verdict's subject) under `rules`, with
+        the line behind it, the margin, and the next line not reached."""
+        line = self._lines.of(rules, verdict.band, verdict.tier, verdict.would_be)
+        return threshold_finding(line, facts, player.id, verdict)
