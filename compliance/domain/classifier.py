@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from compliance.domain.findings import (
     Finding,
@@ -29,7 +30,7 @@ from compliance.domain.national import (
 )
 from compliance.domain.periods import with_priors
 from compliance.domain.rounds import Integrity
-from compliance.domain.rules import matched_leaves
+from compliance.domain.rules import Band, Jurisdiction, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset, unknown_place
 from compliance.domain.scene import scene_figure, with_scene_cash
 from compliance.domain.tiers import Tier
@@ -95,20 +96,22 @@ class Classifier:
 
     def classify(self, facts: SessionFacts, as_of: date | None = None) -> list[Finding]:
         """Every finding for one session: integrity first, then one per player."""
-        out: list[Finding] = [self._integrity(facts, issue) for issue in facts.issues]
+        out: list[Finding] = [self.integrity(facts, facts.jurisdiction, i) for i in facts.issues]
         day = as_of or facts.day
         shared: dict[int, dict[str, Decimal]] = {}
         for player in facts.players:
             out.append(self._judge(facts, player, day, shared))
         return out
 
-    def _integrity(self, facts: SessionFacts, issue: Integrity) -> IntegrityFinding:
+    def integrity(self, of: Any, jurisdiction: str | None, issue: Integrity) -> IntegrityFinding:
+        """完整性结论: what the log claims of a round of session `of` (its platform, id and
+        game) against what the rules give."""
         return IntegrityFinding(
-            session_id=facts.session_id,
-            platform=facts.platform,
+            session_id=of.session_id,
+            platform=of.platform,
             subject="session",
-            jurisdiction=self._code_or_none(facts.jurisdiction),
-            game=facts.game,
+            jurisdiction=self._code_or_none(jurisdiction),
+            game=of.game,
             round=issue.round,
             check=issue.check,
             detail=issue.detail,
@@ -181,7 +184,7 @@ class Classifier:
                 reason + (f" ({up})" if up else ""),
             )
         values = self._values(facts, player.metrics, rules, shared)
-        plan = self._plan(
+        plan = self.plan(
             rules, bands, facts.game_class, player.metrics.banker_rounds > 0, facts.venue
         )
         best, best_leaves = None, []
@@ -204,14 +207,7 @@ class Classifier:
                     "the reasonableness test compares per-capita capital with it",
                 )
             if not rules.defines("player", Tier.ADMINISTRATIVE):
-                return self._missing(
-                    facts,
-                    player,
-                    where.code,
-                    "threshold",
-                    f"{where.name_zh} defines no 赌资较大 line in force on {day.isoformat()}; "
-                    "the figures are below its other lines",
-                )
+                return self.no_admin_line(facts, player, where, day)
         tier = best.tier if best else Tier.BELOW_THRESHOLD
         exemptions, would_be = self._exemptions(facts, player, rules, tier)
         shown = Tier.EXEMPT if exemptions else tier
@@ -227,12 +223,34 @@ class Classifier:
             would_be,
         )
         finding = self.judge_threshold(facts, player, rules, verdict)
-        finding.scene_figure = scene_figure(best, facts.scene_cash)
+        self.finish(finding, facts, player, rules, (best, shown), day)
+        return placed(finding, up)
+
+    def no_admin_line(self, facts, player, where: Jurisdiction, day) -> IndeterminateFinding:
+        """No 赌资较大 line in force, and the figures below the lines there are."""
+        return self._missing(
+            facts,
+            player,
+            where.code,
+            "threshold",
+            f"{where.name_zh} defines no 赌资较大 line in force on {day.isoformat()}; "
+            "the figures are below its other lines",
+        )
+
+    def finish(self, finding: ThresholdFinding, facts, player, rules: Ruleset, at, day) -> None:
+        """What a player's finding adds once made: which scene figure its band used, and the
+        aggravations (a tier from 赌资较大 up) or why play below the lines is not punished;
+        `at` is (the band, the tier shown)."""
+        band, shown = at
+        finding.scene_figure = scene_figure(band, facts.scene_cash)
         if shown >= Tier.ADMINISTRATIVE:
-            finding.aggravations = self._aggravations(facts, player, rules, day)
+            finding.aggravations = self.aggravations(facts, player, rules, day)
         elif shown == Tier.BELOW_THRESHOLD:
             finding.citation = self._small_play(rules, finding.citation)
-        return placed(finding, up)
+
+    def line_of(self, rules: Ruleset, band: Band | None, tier: Tier, would_be: Tier | None):
+        """What a finding says of its line (verdict.Lines), kept for the run."""
+        return self._lines.of(rules, band, tier, would_be)
 
     def _small_play(self, rules: Ruleset, citation: str | None) -> str | None:
         key = (id(rules), citation)
@@ -242,7 +260,7 @@ class Classifier:
         return self._small[key]
 
     @staticmethod
-    def _aggravations(facts: SessionFacts, player: PlayerFacts, rules: Ruleset, day: date):
+    def aggravations(facts: SessionFacts, player: PlayerFacts, rules: Ruleset, day: date):
         """从重: the circumstances of this player and session that the rules name.
 
         A minor's own play is not aggravated (the notice's art. 四 mitigates it);
@@ -279,7 +297,7 @@ class Classifier:
         verdict = Verdict(where, day.isoformat(), Tier.EXEMPT, None, [], {}, [], grounds)
         return self.judge_threshold(facts, player, rules, verdict)
 
-    def _plan(
+    def plan(
         self, rules: Ruleset, bands, game_class: str | None, is_banker: bool, venue: str
     ) -> Plan:
         key = (id(rules), game_class, is_banker, venue)

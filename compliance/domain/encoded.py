@@ -1,0 +1,96 @@
+"""已编码的结论: findings carried as their JSON, decoded only when a field is read.
+
+`EncodedFinding` is a finding a worker encoded and sent back; `TemplatedFinding`
+one the per-rule-set judge (service_layer/batch_judging.py) wrote from a
+template, with the text stored for it and its line's values beside.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from compliance.domain.findings import THRESHOLD, Finding, ThresholdFinding
+
+_finding_decoder = msgspec.json.Decoder(Finding)
+_encoder = msgspec.json.Encoder(decimal_format="number")
+
+LINE_FIELDS = (
+    "tier_label",
+    "instrument",
+    "citation",
+    "article",
+    "penalty",
+    "statutory_penalty",
+    "statutory_citation",
+    "escaped_penalty",
+    "escaped_statutory_penalty",
+    "dispute_note",
+)
+FIELD_ORDER = {name: i for i, name in enumerate(("kind", *ThresholdFinding.__struct_fields__))}
+"""The order of a threshold finding's fields, `kind` first (db/finding_rows.py `rejoined`)."""
+
+
+def json_text(value) -> str:
+    """JSON text of a finding or any plain value; decimals as numbers."""
+    return _encoder.encode(value).decode()
+
+
+def own_part(finding: ThresholdFinding) -> dict[str, Any]:
+    """A threshold finding without its line's texts (`LINE_FIELDS`); `rejoined` orders it."""
+    own = msgspec.structs.asdict(finding)
+    for name in LINE_FIELDS:
+        del own[name]
+    own["kind"] = THRESHOLD
+    return own
+
+
+def line_part(finding: ThresholdFinding) -> tuple:
+    """The values of its `LINE_FIELDS`, in order."""
+    return tuple(getattr(finding, name) for name in LINE_FIELDS)
+
+
+class EncodedFinding:
+    """已编码的结论: a finding as a worker encoded it, decoded only when a field other
+    than its kind, tier or check is read, and written out as it came."""
+
+    __slots__ = ("_json", "_decoded", "kind", "tier", "check")
+
+    def __init__(self, json: bytes, kind: str, tier: str | None, check: str | None):
+        self._json = json
+        self._decoded: Finding | None = None
+        self.kind, self.tier, self.check = kind, tier, check
+
+    def to_json(self) -> bytes:
+        return self._json
+
+    def to_dict(self) -> dict[str, Any]:
+        return msgspec.json.decode(self._json)
+
+    def decoded(self) -> Finding:
+        if self._decoded is None:
+            self._decoded = _finding_decoder.decode(self._json)
+        return self._decoded
+
+    def __getattr__(self, name: str):
+        return getattr(self.decoded(), name)
+
+
+class TemplatedFinding(EncodedFinding):
+    """模板结论: a finding written from its band's template: its JSON, the text its row
+    stores (`own`) and the values of its line (`line`, None for an indeterminate one)."""
+
+    __slots__ = ("subject", "own", "line")
+
+    def __init__(
+        self,
+        json: bytes,
+        kind: str,
+        tier: str | None,
+        subject: str,
+        own: str,
+        line: tuple | None,
+    ):
+        super().__init__(json, kind, tier, None)
+        self.subject, self.own, self.line = subject, own, line
