@@ -92,5 +92,5 @@ class TemplatedFinding(EncodedFinding):
         own: str,
         line: tuple | None,
     ):
-        super().__init__(json, kind, tier, None)
+        self._json, self._decoded, self.kind, self.tier, self.check = json, None, kind, tier, None
         self.subject, self.own, self.line = subject, own, line

@@ -36,6 +36,7 @@ from compliance.domain.templates import Template, template
 from compliance.errors import JurisdictionError
 
 NEG_ZERO = Decimal("-0.00")
+MAX_IDS = 100_000
 RATIO = Decimal("0.0001")
 _encode = msgspec.json.Encoder().encode
 
@@ -119,6 +120,7 @@ class BatchJudge:
         self.places: dict[str, tuple[Jurisdiction, str | None] | None] = {}
         self.wages: dict[tuple[int, int], Decimal | None] = {}
         self.scales: dict[Decimal, tuple[int, int]] = {}
+        self.ids: dict[str, str] = {}
         self.fast = 0
         self.reference = 0
 
@@ -132,8 +134,8 @@ class BatchJudge:
         return self.reference / total if total else 0.0
 
     def judge(self, auditor: Any, batch: list) -> list:
-        """Per settled session, (players, figures, findings, venue) judged here, or None for
-        the reference path."""
+        """Per settled session, (players, figures, findings, where the players' findings
+        start, venue) judged here, or None for the reference path."""
         try:
             return self._judge(auditor, batch)
         except Exception:  # noqa: BLE001 - the reference path judges them, errors and all
@@ -316,8 +318,9 @@ class BatchJudge:
         findings: list[Any] = [
             auditor.classifier.integrity(s, fallback, issue) for issue in summary.issues
         ]
+        first = len(findings)
         findings.extend([None] * headcount)
-        return players, metrics, findings, venue
+        return players, metrics, findings, first, venue
 
     def _ratio(self, auditor, rules: Ruleset, s, per_capita: Decimal) -> int | None:
         """人均赌资 ÷ 月平均工资 at 0.0001, as the reference works it out, or None."""
@@ -336,21 +339,19 @@ class BatchJudge:
 
     def _findings(self, auditor, group: Group, batch, out, holes, kin) -> None:
         route = group.route
-        kernel, n, made = route.kernel, len(group.slots), route.templates
-        columns = group.columns
-        bands, bits, ahead = (
-            a.tolist() for a in kernel.judge({m: column(v) for m, v in columns.items()}, n)
-        )
-        for r in range(n):
-            slot, seat = group.slots[r], group.seats[r]
-            s = batch[slot].item.session
-            p = s.players[seat]
-            key = (bands[r], bits[r], ahead[r], kin[slot], p.public_servant)
+        made, columns, ids = route.templates, group.columns, self.ids
+        judged = route.kernel.judge({m: column(v) for m, v in columns.items()}, len(group.slots))
+        for r, (slot, seat, band, bits, ahead) in enumerate(
+            zip(group.slots, group.seats, *(a.tolist() for a in judged), strict=True)
+        ):
+            p = batch[slot].item.session.players[seat]
+            key = (band, bits, ahead, kin[slot], p.public_servant)
             t = made.get(key)
             if t is None:
                 t = made[key] = self._template(auditor, route, key, batch[slot])
             h = holes[slot]
-            h["I"] = escaped(p.id)
+            pid = p.id
+            h["I"] = ids.get(pid) or self._id(pid)
             if t.value is not None:
                 value = columns[t.value.metric][r]
                 h["v"] = t.value.shown(value)
@@ -358,11 +359,18 @@ class BatchJudge:
                     h["m"] = t.margin.above(value)
             if t.to_next is not None:
                 h["n"] = t.to_next.below(columns[t.to_next.metric][r])
-            players, _, findings, _ = out[slot]
-            findings[len(findings) - len(s.players) + seat] = TemplatedFinding(
-                (t.json % h).encode(), t.kind, t.tier, "player:" + p.id, t.own % h, t.line
+            players, _, findings, first, _ = out[slot]
+            findings[first + seat] = TemplatedFinding(
+                (t.json % h).encode(), t.kind, t.tier, "player:" + pid, t.own % h, t.line
             )
             players[seat].tier = t.tier
+
+    def _id(self, pid: str) -> str:
+        """A player id as it stands in a finding's JSON, kept for the ids seen most."""
+        text = escaped(pid)
+        if len(self.ids) < MAX_IDS:
+            self.ids[pid] = text
+        return text
 
     @staticmethod
     def _template(auditor, route: Route, key: tuple, settled) -> Template:

@@ -243,7 +243,7 @@ class Auditor:
             if fast is None:
                 done = self._guarded(self.judged, item)
             else:
-                players, figures, findings, venue = fast
+                players, figures, findings, _, venue = fast
                 done = self._guarded(self.session_of, item, venue, players, figures, findings)
             yield storable_reject(done) if isinstance(done, Reject) else done
 
