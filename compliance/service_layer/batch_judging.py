@@ -25,18 +25,18 @@ from typing import Any
 import msgspec
 
 from compliance.domain.band_kernel import MAX_FIGURE, Kernel, column
+from compliance.domain.cents import cents, scale_of, within_bounds, yuan
 from compliance.domain.encoded import TemplatedFinding
 from compliance.domain.ladder import WAGE_METRIC, Plan
 from compliance.domain.metrics import PLAYER_METRICS, PlayerMetrics, SessionMetrics, to_yuan
 from compliance.domain.national import kin_grounds, written_note
 from compliance.domain.rules import Jurisdiction
 from compliance.domain.ruleset import Ruleset
-from compliance.domain.storable import MAX_YUAN
 from compliance.domain.templates import Template, template
 from compliance.errors import JurisdictionError
 
-NEG_ZERO = Decimal("-0.00")
 MAX_IDS = 100_000
+MAX_KEPT = 100_000  # routes, places, point values: what a hostile log can make many of
 RATIO = Decimal("0.0001")
 _encode = msgspec.json.Encoder().encode
 
@@ -44,47 +44,6 @@ _encode = msgspec.json.Encoder().encode
 def escaped(text: str) -> str:
     """A text as it stands inside a JSON string, escaped as the findings' encoder does."""
     return _encode(text).decode()[1:-1]
-
-
-def cents(points: int, scale: tuple[int, int]) -> int:
-    """Points × point value in cents, rounded half to even (`to_yuan`'s rounding)."""
-    numerator, places = scale
-    exact = points * numerator
-    if places <= 2:
-        return exact * 10 ** (2 - places)
-    divisor = 10 ** (places - 2)
-    whole, rest = divmod(exact, divisor)
-    if 2 * rest > divisor or (2 * rest == divisor and whole & 1):
-        whole += 1
-    return whole
-
-
-def scale_of(point_value: Decimal) -> tuple[int, int]:
-    """A point value as (numerator, places): numerator × 10^−places yuan."""
-    sign, digits, exponent = point_value.as_tuple()
-    numerator = int("".join(map(str, digits))) * (-1 if sign else 1)
-    at = int(exponent)
-    return (numerator * 10**at, 0) if at >= 0 else (numerator, -at)
-
-
-def within_bounds(summary, scale: tuple[int, int], fixed: int) -> bool:
-    """Whether `storable.check_figures` passes the session, worked out in integers: every
-    money figure below 10^15 yuan at the point value (numerator × 10^−places)."""
-    numerator, places = scale
-    most = MAX_YUAN * 10**places
-    total = won = 0
-    for t in summary.players.values():
-        total += t.staked + t.won
-        won += max(t.net, 0)
-        for points in (t.max_stake, t.max_round_swing, t.net, t.max_cap or 0):
-            if abs(points * numerator) >= most:
-                return False
-    return all(abs(x * numerator) < most for x in (total, summary.rake, fixed, won))
-
-
-def yuan(at: int, points: int) -> Decimal:
-    """The `Decimal` of `at` cents, as `to_yuan` gives it (−0.00 for a small loss)."""
-    return NEG_ZERO if at == 0 and points < 0 else Decimal(at).scaleb(-2)
 
 
 class Route:
@@ -187,7 +146,9 @@ class BatchJudge:
             return None
         scale = self.scales.get(pv)
         if scale is None:
-            scale = self.scales[pv] = scale_of(pv)
+            scale = scale_of(pv)
+            if len(self.scales) < MAX_KEPT:
+                self.scales[pv] = scale
         if not within_bounds(summary, scale, settled.fixed):
             return None  # the reference refuses it, saying which figure
         fallback = s.jurisdiction or auditor.default_jurisdiction
@@ -195,6 +156,8 @@ class BatchJudge:
         day = auditor.as_of or s.started_at.date()
         game_class = auditor.game_classes.get(s.game)
         routes = self.routes.setdefault(venue, {})
+        if len(routes) >= MAX_KEPT:
+            routes.clear()  # a log that writes a new place a line keeps memory flat
         chosen: list[Group] = []
         players = summary.players
         for p in s.players:
@@ -392,6 +355,8 @@ class BatchJudge:
         """Where a written name places a player, and the resolved-up note; None where the
         reference must say why it cannot (unknown, outside mainland law)."""
         if name not in self.places:
+            if len(self.places) >= MAX_KEPT:
+                self.places.clear()
             try:
                 where = c.resolver.lookup(name)
             except JurisdictionError:

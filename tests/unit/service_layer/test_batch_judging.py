@@ -17,14 +17,17 @@ from hypothesis import strategies as st
 from compliance import ruledata
 from compliance.db.finding_rows import LineIds
 from compliance.db.session_rows import finding_values, player_values, session_values
+from compliance.domain.cents import cents, scale_of, within_bounds
 from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.findings import with_format
+from compliance.domain.rounds import PlayerTally, SessionTally
 from compliance.domain.rules import Multiplier
+from compliance.domain.storable import check_figures
 from compliance.domain.templates import fixed
+from compliance.errors import LogError
 from compliance.games import game_codes
 from compliance.logs.reader import Reject
 from compliance.service_layer import audit as services
-from compliance.service_layer.batch_judging import cents, scale_of
 from compliance.service_layer.simulate import SimulationSpec, generate
 
 BOOK = ruledata.load_book()
@@ -39,6 +42,7 @@ FACTORED = dataclasses.replace(
 PLACES = ("430000", "420000", "360000", "610000", "510000", "440606", "440699", "810000", "湖南")
 POINT_VALUES = ("0.1", "1", "2", "0.0125", "0.3333", "5", "0.05")
 FAST = {"fast": 0, "reference": 0}
+POINTS = st.one_of(st.integers(0, 10**6), st.integers(0, 10**16))
 
 
 def varied(line: bytes, rng: random.Random) -> bytes:
@@ -160,6 +164,32 @@ def test_cents_round_as_to_yuan_does(points, point_value):
     assert Decimal(cents(points, scale_of(pv))).scaleb(-2) == (Decimal(points) * pv).quantize(
         Decimal("0.01")
     )
+
+
+@given(
+    st.lists(
+        st.tuples(*[POINTS] * 4, st.integers(-(10**16), 10**16)),
+        min_size=1,
+        max_size=6,
+    ),
+    POINTS,
+    POINTS,
+    st.sampled_from(POINT_VALUES + ("0.0001", "99999999.9999")),
+)
+def test_within_bounds_is_check_figures_in_integers(players, rake, fixed_fee, point_value):
+    tallies = {
+        str(i): PlayerTally(max_stake=a, max_round_swing=b, staked=c, won=d, net=e)
+        for i, (a, b, c, d, e) in enumerate(players)
+    }
+    summary = SessionTally(tallies)
+    summary.rake = rake
+    pv = Decimal(point_value)
+    try:
+        check_figures(summary, pv, fixed_fee)
+        refused = False
+    except LogError:
+        refused = True
+    assert within_bounds(summary, scale_of(pv), fixed_fee) is not refused
 
 
 @given(st.integers(-(10**12), 10**12), st.integers(-4, 0))
