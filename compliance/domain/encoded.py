@@ -74,7 +74,12 @@ class EncodedFinding:
         return self._decoded
 
     def __getattr__(self, name: str):
+        if name.startswith("__") or name in ("_json", "_decoded"):
+            raise AttributeError(name)  # not set yet (unpickling, copying): no decoding
         return getattr(self.decoded(), name)
+
+    def __reduce__(self):
+        return (EncodedFinding, (self._json, self.kind, self.tier, self.check))
 
 
 class TemplatedFinding(EncodedFinding):
@@ -94,3 +99,9 @@ class TemplatedFinding(EncodedFinding):
     ):
         self._json, self._decoded, self.kind, self.tier, self.check = json, None, kind, tier, None
         self.subject, self.own, self.line = subject, own, line
+
+    def __reduce__(self):
+        return (
+            TemplatedFinding,
+            (self._json, self.kind, self.tier, self.subject, self.own, self.line),
+        )

@@ -202,3 +202,23 @@ def the_fast_path_was_taken():
     yield
     if FAST["fast"] + FAST["reference"]:
         assert FAST["fast"] > 0, "no player-session of the varied logs went the fast way"
+
+
+def test_a_templated_finding_crosses_to_another_process_whole(tmp_path):
+    """A pool worker sends its sessions back pickled: findings, stored text and line."""
+    import pickle
+
+    spec = SimulationSpec(games=("douniu",), sessions=3, seed=2)
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"".join(line for line, _, _ in generate(spec)))
+    auditor = services.make_auditor(BOOK, services.AuditOptions())
+    (first, *_) = list(auditor.audit_file(str(path)))
+    for f in first.findings:
+        back = pickle.loads(pickle.dumps(f))
+        assert (back.to_json(), back.subject, back.kind, back.tier) == (
+            f.to_json(),
+            f.subject,
+            f.kind,
+            f.tier,
+        )
+        assert (back.own, back.line) == (f.own, f.line)
