@@ -66,15 +66,15 @@ class EncodedFinding:
         return self._json
 
     def to_dict(self) -> dict[str, Any]:
-        return msgspec.json.decode(self._json)
+        return msgspec.json.decode(self.to_json())
 
     def decoded(self) -> Finding:
         if self._decoded is None:
-            self._decoded = _finding_decoder.decode(self._json)
+            self._decoded = _finding_decoder.decode(self.to_json())
         return self._decoded
 
     def __getattr__(self, name: str):
-        if name.startswith("__") or name in ("_json", "_decoded"):
+        if name.startswith("__") or name in ("_json", "_decoded", "_format", "_holes"):
             raise AttributeError(name)  # not set yet (unpickling, copying): no decoding
         return getattr(self.decoded(), name)
 
@@ -83,25 +83,39 @@ class EncodedFinding:
 
 
 class TemplatedFinding(EncodedFinding):
-    """模板结论: a finding written from its band's template: its JSON, the text its row
-    stores (`own`) and the values of its line (`line`, None for an indeterminate one)."""
+    """模板结论: a finding written from its band's template: the text its row stores
+    (`own`), the values of its line (`line`, None for an indeterminate one), and its JSON,
+    written from the template's `%`-format and its holes when first asked for (a stored
+    run without JSON output never writes it; the line's long texts are not kept per
+    finding)."""
 
-    __slots__ = ("subject", "own", "line")
+    __slots__ = ("subject", "own", "line", "_format", "_holes")
 
     def __init__(
         self,
-        json: bytes,
+        form: tuple[str, dict[str, str]],
         kind: str,
         tier: str | None,
         subject: str,
         own: str,
         line: tuple | None,
     ):
-        self._json, self._decoded, self.kind, self.tier, self.check = json, None, kind, tier, None
+        self._json, self._decoded, self.kind, self.tier, self.check = b"", None, kind, tier, None
+        self._format, self._holes = form
         self.subject, self.own, self.line = subject, own, line
 
+    def to_json(self) -> bytes:
+        if not self._json:
+            self._json = (self._format % self._holes).encode()
+        return self._json
+
     def __reduce__(self):
-        return (
-            TemplatedFinding,
-            (self._json, self.kind, self.tier, self.subject, self.own, self.line),
-        )
+        fields = (self.to_json(), self.kind, self.tier, self.subject, self.own, self.line)
+        return (_templated, fields)
+
+
+def _templated(json: bytes, kind, tier, subject, own, line) -> TemplatedFinding:
+    """A templated finding unpickled: its JSON already written."""
+    found = TemplatedFinding(("", {}), kind, tier, subject, own, line)
+    found._json = json
+    return found

@@ -324,7 +324,7 @@ class BatchJudge:
                 h["n"] = t.to_next.below(columns[t.to_next.metric][r])
             players, _, findings, first, _ = out[slot]
             findings[first + seat] = TemplatedFinding(
-                (t.json % h).encode(), t.kind, t.tier, "player:" + pid, t.own % h, t.line
+                (t.json, h.copy()), t.kind, t.tier, "player:" + pid, t.own % h, t.line
             )
             players[seat].tier = t.tier
 
