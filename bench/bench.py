@@ -7,6 +7,8 @@ the ones before it. DuckDB computes only the per-player aggregates over the
 same file: the floor a pure aggregation engine sets. Peak memory of the end
 to end audit is measured in a child process at two sizes. Every stage is
 timed in CPU (this process's, and its workers' as children's) beside wall time.
+The share of the demo log's player-sessions that the per-rule-set judge left
+to the per-player reference is printed beside the stages (target < 1 %).
 Then each engine's rounds/s of `compliance games settle` (bench/games.py) and a
 daily audit of 1,000 sessions on stores of 0 / 16,000 / 64,000 (bench/daily.py).
 
