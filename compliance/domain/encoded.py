@@ -74,7 +74,7 @@ class EncodedFinding:
         return self._decoded
 
     def __getattr__(self, name: str):
-        if name.startswith("__") or name in ("_json", "_decoded", "_format", "_holes"):
+        if name.startswith("__") or name in ("_json", "_decoded", "_form", "_own"):
             raise AttributeError(name)  # not set yet (unpickling, copying): no decoding
         return getattr(self.decoded(), name)
 
@@ -83,39 +83,45 @@ class EncodedFinding:
 
 
 class TemplatedFinding(EncodedFinding):
-    """模板结论: a finding written from its band's template: the text its row stores
-    (`own`), the values of its line (`line`, None for an indeterminate one), and its JSON,
-    written from the template's `%`-format and its holes when first asked for (a stored
-    run without JSON output never writes it; the line's long texts are not kept per
-    finding)."""
+    """模板结论: a finding written from its band's template. It keeps the template's two
+    `%`-formats, its session's holes (shared by the session's findings) and its own
+    (`mine`: the player's id and three figures); its JSON and the text its row stores
+    (`own`) are written when first asked for, so what waits to be stored is small and a
+    stored run without JSON output never writes the JSON. `line`: the values of its
+    line (None for an indeterminate one)."""
 
-    __slots__ = ("subject", "own", "line", "_format", "_holes")
+    __slots__ = ("subject", "line", "_form", "_own")
 
-    def __init__(
-        self,
-        form: tuple[str, dict[str, str]],
-        kind: str,
-        tier: str | None,
-        subject: str,
-        own: str,
-        line: tuple | None,
-    ):
+    def __init__(self, form: tuple, kind: str, tier: str | None, subject: str, line: tuple | None):
         self._json, self._decoded, self.kind, self.tier, self.check = b"", None, kind, tier, None
-        self._format, self._holes = form
-        self.subject, self.own, self.line = subject, own, line
+        self._form, self._own = form, ""
+        self.subject, self.line = subject, line
+
+    def _holes(self) -> dict[str, str]:
+        _, _, session, (pid, value, margin, to_next) = self._form
+        return {**session, "I": pid, "v": value, "m": margin, "n": to_next}
 
     def to_json(self) -> bytes:
         if not self._json:
-            self._json = (self._format % self._holes).encode()
+            self._json = (self._form[0] % self._holes()).encode()
         return self._json
 
+    @property
+    def own(self) -> str:
+        """The text its row stores: the finding without its line's texts."""
+        if not self._own:
+            self._own = self._form[1] % self._holes()
+        return self._own
+
     def __reduce__(self):
-        fields = (self.to_json(), self.kind, self.tier, self.subject, self.own, self.line)
-        return (_templated, fields)
+        return (
+            _templated,
+            (self.to_json(), self.own, self.kind, self.tier, self.subject, self.line),
+        )
 
 
-def _templated(json: bytes, kind, tier, subject, own, line) -> TemplatedFinding:
-    """A templated finding unpickled: its JSON already written."""
-    found = TemplatedFinding(("", {}), kind, tier, subject, own, line)
-    found._json = json
+def _templated(json: bytes, own: str, kind, tier, subject, line) -> TemplatedFinding:
+    """A templated finding unpickled, its texts written."""
+    found = TemplatedFinding(("", "", {}, ("", "", "", "")), kind, tier, subject, line)
+    found._json, found._own = json, own
     return found

@@ -312,19 +312,19 @@ class BatchJudge:
             t = made.get(key)
             if t is None:
                 t = made[key] = self._template(auditor, route, key, batch[slot])
-            h = holes[slot]
             pid = p.id
-            h["I"] = ids.get(pid) or self._id(pid)
+            value = margin = to_next = ""
             if t.value is not None:
-                value = columns[t.value.metric][r]
-                h["v"] = t.value.shown(value)
+                at = columns[t.value.metric][r]
+                value = t.value.shown(at)
                 if t.margin is not None:
-                    h["m"] = t.margin.above(value)
+                    margin = t.margin.above(at)
             if t.to_next is not None:
-                h["n"] = t.to_next.below(columns[t.to_next.metric][r])
+                to_next = t.to_next.below(columns[t.to_next.metric][r])
             players, _, findings, first, _ = out[slot]
+            mine = (ids.get(pid) or self._id(pid), value, margin, to_next)
             findings[first + seat] = TemplatedFinding(
-                (t.json, h.copy()), t.kind, t.tier, "player:" + pid, t.own % h, t.line
+                (t.json, t.own, holes[slot], mine), t.kind, t.tier, "player:" + pid, t.line
             )
             players[seat].tier = t.tier
 
