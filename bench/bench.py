@@ -7,6 +7,8 @@ the ones before it. DuckDB computes only the per-player aggregates over the
 same file: the floor a pure aggregation engine sets. Peak memory of the end
 to end audit is measured in a child process at two sizes. Every stage is
 timed in CPU (this process's, and its workers' as children's) beside wall time.
+The share of the demo log's player-sessions that the per-rule-set judge left
+to the per-player reference is printed beside the stages (target < 1 %).
 Then each engine's rounds/s of `compliance games settle` (bench/games.py) and a
 daily audit of 1,000 sessions on stores of 0 / 16,000 / 64,000 (bench/daily.py).
 
@@ -44,7 +46,7 @@ from compliance.domain.metrics import player_metrics, session_metrics
 from compliance.games import get_game
 from compliance.games.base import decode_rounds
 from compliance.games.douniu import DouniuRound
-from compliance.logs.reader import Located, read_sessions
+from compliance.logs.reader import read_sessions
 from compliance.service_layer import audit as services
 from compliance.service_layer import seeding
 from compliance.service_layer.simulate import SimulationSpec, write_log
@@ -83,9 +85,25 @@ def stage_metrics(path):
 
 
 def stage_classify(path, auditor):
-    for item in read_sessions(path):
-        if isinstance(item, Located):
-            auditor.audit(item)
+    for _ in auditor.audit_file(path):
+        pass
+
+
+def reference_share(sessions: int = 2000, seed: int = 1) -> float:
+    """The share of player-sessions the per-rule-set judge left to the per-player reference,
+    on the demo's log (every game, anomalies at 1 %)."""
+    from compliance.games import game_codes
+    from compliance.service_layer.demo import DEMO_ANOMALIES
+
+    spec = SimulationSpec(
+        games=tuple(game_codes()), sessions=sessions, seed=seed, anomalies=DEMO_ANOMALIES
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "demo.jsonl")
+        write_log(spec, path)
+        auditor = services.make_auditor(ruledata.load_book(), services.AuditOptions())
+        stage_classify(path, auditor)
+        return auditor.judge.share
 
 
 def stage_store(path, workers: int, url: str | None = None, keep: str | None = None) -> Timing:
@@ -235,6 +253,11 @@ def stages(args) -> dict:
             results[name.split()[0]] = rounds / t.cpu
             print(stage_line(name, rounds, t))
         judged = rounds / results["classify"]
+        results["reference_share"] = reference_share()
+        print(
+            f"  {'judged per player':<22} {results['reference_share']:.2%} of the demo log's "
+            "player-sessions went to the per-player reference (target < 1 %)"
+        )
         serials, pars, ratios = [], [], []
         audited = os.path.join(tmp, "audited.db")
         for run in range(args.runs):  # interleaved: on a noisy host, paired ratios are what holds

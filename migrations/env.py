@@ -3,6 +3,7 @@
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
+from compliance.db import duty_models, review_models, window_models  # noqa: F401 (their tables)
 from compliance.db.models import Base
 
 config = context.config

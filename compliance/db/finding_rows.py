@@ -10,44 +10,17 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-import msgspec
-
-from compliance.domain.findings import THRESHOLD, ThresholdFinding
-
-_encoder = msgspec.json.Encoder(decimal_format="number")
-
-LINE_FIELDS = (
-    "tier_label",
-    "instrument",
-    "citation",
-    "article",
-    "penalty",
-    "statutory_penalty",
-    "statutory_citation",
-    "escaped_penalty",
-    "escaped_statutory_penalty",
-    "dispute_note",
+from compliance.domain.encoded import (
+    FIELD_ORDER,
+    LINE_FIELDS,
+    TemplatedFinding,
+    json_text,
+    line_part,
+    own_part,
 )
-FIELD_ORDER = {name: i for i, name in enumerate(("kind", *ThresholdFinding.__struct_fields__))}
+from compliance.domain.findings import Finding, ThresholdFinding
 
-
-def json_text(value) -> str:
-    """JSON text of a finding or any plain value; decimals as numbers."""
-    return _encoder.encode(value).decode()
-
-
-def own_part(finding: ThresholdFinding) -> dict[str, Any]:
-    """A threshold finding without its line's texts (`LINE_FIELDS`); `rejoined` orders it."""
-    own = msgspec.structs.asdict(finding)
-    for name in LINE_FIELDS:
-        del own[name]
-    own["kind"] = THRESHOLD
-    return own
-
-
-def line_part(finding: ThresholdFinding) -> tuple:
-    """The values of its `LINE_FIELDS`, in order."""
-    return tuple(getattr(finding, name) for name in LINE_FIELDS)
+__all__ = ["LINE_FIELDS", "LineIds", "json_text", "line_part", "own_part", "rejoined", "stored"]
 
 
 def rejoined(own: dict[str, Any], line: dict[str, Any] | None) -> dict[str, Any]:
@@ -56,6 +29,15 @@ def rejoined(own: dict[str, Any], line: dict[str, Any] | None) -> dict[str, Any]
         return own
     whole = {**own, **line}
     return dict(sorted(whole.items(), key=lambda kv: FIELD_ORDER.get(kv[0], len(FIELD_ORDER))))
+
+
+def stored(finding: Finding | TemplatedFinding, lines: LineIds) -> tuple[str | None, str]:
+    """A finding as its row holds it: its line's id (threshold findings only) and its text."""
+    if isinstance(finding, TemplatedFinding):
+        return (lines.id_for(finding.line) if finding.line else None), finding.own
+    if isinstance(finding, ThresholdFinding):
+        return lines.id_for(line_part(finding)), json_text(own_part(finding))
+    return None, json_text(finding)
 
 
 class LineIds:

@@ -386,7 +386,3 @@ class RuleChangeRow(Base):
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     prev_hash: Mapped[str] = mapped_column(String(64))
     hash: Mapped[str] = mapped_column(String(64), unique=True)
-
-
-# the tables of other modules, in the one metadata (migrations/env.py reads it)
-from compliance.db import duty_models, review_models, window_models  # noqa: E402, F401

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from compliance.db.finding_rows import LineIds, json_text, line_part, own_part
+from compliance.db.finding_rows import LineIds, stored
 from compliance.domain.audited import AuditedSession
-from compliance.domain.findings import ThresholdFinding
 
 SESSION_COLUMNS = (
     "platform",
@@ -139,10 +138,7 @@ def finding_values(run_id: int, s: AuditedSession, lines: LineIds) -> list[tuple
     """Finding rows; a threshold finding's line texts go to `finding_lines`, named by id."""
     rows = []
     for f in s.findings:
-        if isinstance(f, ThresholdFinding):
-            line, text = lines.id_for(line_part(f)), json_text(own_part(f))
-        else:
-            line, text = None, json_text(f)
+        line, text = stored(f, lines)
         rows.append(
             (
                 run_id,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from compliance.domain.findings import (
     Finding,
@@ -29,11 +30,11 @@ from compliance.domain.national import (
 )
 from compliance.domain.periods import with_priors
 from compliance.domain.rounds import Integrity
-from compliance.domain.rules import Band, Comparison, Jurisdiction, matched_leaves
+from compliance.domain.rules import Band, Jurisdiction, matched_leaves
 from compliance.domain.ruleset import Resolver, Ruleset, unknown_place
 from compliance.domain.scene import scene_figure, with_scene_cash
 from compliance.domain.tiers import Tier
-from compliance.domain.verdict import Lines, threshold_finding
+from compliance.domain.verdict import Lines, Verdict, threshold_finding
 from compliance.errors import JurisdictionError
 
 UNNAMED = "the log names no jurisdiction and --jurisdiction was not given"
@@ -95,20 +96,22 @@ class Classifier:
 
     def classify(self, facts: SessionFacts, as_of: date | None = None) -> list[Finding]:
         """Every finding for one session: integrity first, then one per player."""
-        out: list[Finding] = [self._integrity(facts, issue) for issue in facts.issues]
+        out: list[Finding] = [self.integrity(facts, facts.jurisdiction, i) for i in facts.issues]
         day = as_of or facts.day
         shared: dict[int, dict[str, Decimal]] = {}
         for player in facts.players:
             out.append(self._judge(facts, player, day, shared))
         return out
 
-    def _integrity(self, facts: SessionFacts, issue: Integrity) -> IntegrityFinding:
+    def integrity(self, of: Any, jurisdiction: str | None, issue: Integrity) -> IntegrityFinding:
+        """完整性结论: what the log claims of a round of session `of` (its platform, id and
+        game) against what the rules give."""
         return IntegrityFinding(
-            session_id=facts.session_id,
-            platform=facts.platform,
+            session_id=of.session_id,
+            platform=of.platform,
             subject="session",
-            jurisdiction=self._code_or_none(facts.jurisdiction),
-            game=facts.game,
+            jurisdiction=self._code_or_none(jurisdiction),
+            game=of.game,
             round=issue.round,
             check=issue.check,
             detail=issue.detail,
@@ -181,7 +184,7 @@ class Classifier:
                 reason + (f" ({up})" if up else ""),
             )
         values = self._values(facts, player.metrics, rules, shared)
-        plan = self._plan(
+        plan = self.plan(
             rules, bands, facts.game_class, player.metrics.banker_rounds > 0, facts.venue
         )
         best, best_leaves = None, []
@@ -204,37 +207,50 @@ class Classifier:
                     "the reasonableness test compares per-capita capital with it",
                 )
             if not rules.defines("player", Tier.ADMINISTRATIVE):
-                return self._missing(
-                    facts,
-                    player,
-                    where.code,
-                    "threshold",
-                    f"{where.name_zh} defines no 赌资较大 line in force on {day.isoformat()}; "
-                    "the figures are below its other lines",
-                )
+                return self.no_admin_line(facts, player, where, day)
         tier = best.tier if best else Tier.BELOW_THRESHOLD
         exemptions, would_be = self._exemptions(facts, player, rules, tier)
         shown = Tier.EXEMPT if exemptions else tier
-        finding = self.judge_threshold(
+        verdict = Verdict(
+            where,
+            day.isoformat(),
+            shown,
+            best,
+            best_leaves,
+            values,
+            plan.ladder,
+            exemptions,
+            would_be,
+        )
+        finding = self.judge_threshold(facts, player, rules, verdict)
+        self.finish(finding, facts, player, rules, (best, shown), day)
+        return placed(finding, up)
+
+    def no_admin_line(self, facts, player, where: Jurisdiction, day) -> IndeterminateFinding:
+        """No 赌资较大 line in force, and the figures below the lines there are."""
+        return self._missing(
             facts,
             player,
-            where=where,
-            rules=rules,
-            day=day,
-            tier=shown,
-            band=best,
-            hit=best_leaves,
-            values=values,
-            ladder=plan.ladder,
-            exemptions=exemptions,
-            would_be=would_be,
+            where.code,
+            "threshold",
+            f"{where.name_zh} defines no 赌资较大 line in force on {day.isoformat()}; "
+            "the figures are below its other lines",
         )
-        finding.scene_figure = scene_figure(best, facts.scene_cash)
+
+    def finish(self, finding: ThresholdFinding, facts, player, rules: Ruleset, at, day) -> None:
+        """What a player's finding adds once made: which scene figure its band used, and the
+        aggravations (a tier from 赌资较大 up) or why play below the lines is not punished;
+        `at` is (the band, the tier shown)."""
+        band, shown = at
+        finding.scene_figure = scene_figure(band, facts.scene_cash)
         if shown >= Tier.ADMINISTRATIVE:
-            finding.aggravations = self._aggravations(facts, player, rules, day)
+            finding.aggravations = self.aggravations(facts, player, rules, day)
         elif shown == Tier.BELOW_THRESHOLD:
             finding.citation = self._small_play(rules, finding.citation)
-        return placed(finding, up)
+
+    def line_of(self, rules: Ruleset, band: Band | None, tier: Tier, would_be: Tier | None):
+        """What a finding says of its line (verdict.Lines), kept for the run."""
+        return self._lines.of(rules, band, tier, would_be)
 
     def _small_play(self, rules: Ruleset, citation: str | None) -> str | None:
         key = (id(rules), citation)
@@ -244,7 +260,7 @@ class Classifier:
         return self._small[key]
 
     @staticmethod
-    def _aggravations(facts: SessionFacts, player: PlayerFacts, rules: Ruleset, day: date):
+    def aggravations(facts: SessionFacts, player: PlayerFacts, rules: Ruleset, day: date):
         """从重: the circumstances of this player and session that the rules name.
 
         A minor's own play is not aggravated (the notice's art. 四 mitigates it);
@@ -278,21 +294,10 @@ class Classifier:
         )
 
     def _exempt(self, facts, player, where, rules, day, grounds: list[str]) -> ThresholdFinding:
-        return self.judge_threshold(
-            facts,
-            player,
-            where=where,
-            rules=rules,
-            day=day,
-            tier=Tier.EXEMPT,
-            band=None,
-            hit=[],
-            values={},
-            ladder=[],
-            exemptions=grounds,
-        )
+        verdict = Verdict(where, day.isoformat(), Tier.EXEMPT, None, [], {}, [], grounds)
+        return self.judge_threshold(facts, player, rules, verdict)
 
-    def _plan(
+    def plan(
         self, rules: Ruleset, bands, game_class: str | None, is_banker: bool, venue: str
     ) -> Plan:
         key = (id(rules), game_class, is_banker, venue)
@@ -343,36 +348,9 @@ class Classifier:
         return [], None
 
     def judge_threshold(
-        self,
-        facts: SessionFacts,
-        player: PlayerFacts,
-        *,
-        where: Jurisdiction,
-        rules: Ruleset,
-        day: date,
-        tier: Tier,
-        band: Band | None,
-        hit: list[Comparison],
-        values: dict[str, Decimal],
-        ladder,
-        exemptions: list[str],
-        would_be: Tier | None = None,
-        subject: str | None = None,
+        self, facts: SessionFacts, player: PlayerFacts, rules: Ruleset, verdict: Verdict
     ) -> ThresholdFinding:
-        """门槛结论: the finding for `player` (or `subject`) at `tier` under `band`, with the
-        line behind it, the margin, and the next line not reached (from `ladder`)."""
-        return threshold_finding(
-            self._lines.of(rules, band, tier, would_be),
-            facts,
-            player.id,
-            where=where,
-            day_judged=day.isoformat(),
-            tier=tier,
-            band=band,
-            hit=hit,
-            values=values,
-            ladder=ladder,
-            exemptions=exemptions,
-            would_be=would_be,
-            subject=subject,
-        )
+        """门槛结论: the finding for `player` (or the verdict's subject) under `rules`, with
+        the line behind it, the margin, and the next line not reached."""
+        line = self._lines.of(rules, verdict.band, verdict.tier, verdict.would_be)
+        return threshold_finding(line, facts, player.id, verdict)

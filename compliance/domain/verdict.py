@@ -6,6 +6,8 @@ would have carried goes in `escaped_penalty` and `escaped_statutory_penalty`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
@@ -73,37 +75,62 @@ def line_texts(
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """裁决: what a threshold finding is made of, besides its line and its session.
+
+    `tier` under `band` (None: no band held), the comparisons that `hit`, the
+    figures (`values`) and the `ladder` the next line is sought on; an exempt
+    finding's grounds and the tier it `would_be`; a `subject` other than the player.
+    """
+
+    where: Jurisdiction
+    day_judged: str
+    tier: Tier
+    band: Band | None
+    hit: list[Comparison]
+    values: Mapping[str, Decimal]
+    ladder: Any
+    exemptions: list[str]
+    would_be: Tier | None = None
+    subject: str | None = None
+
+
 def threshold_finding(
+    line: dict[str, Any], facts: Any, player_id: str, v: Verdict
+) -> ThresholdFinding:
+    """The finding for `player_id` (or `v.subject`), with the margin and the next line not
+    reached (from `v.ladder`)."""
+    lead: Comparison | None = v.hit[0] if v.hit else None
+    next_band, next_leaf = next_line(v.ladder, v.values, v.would_be or v.tier)
+    value = v.values.get(lead.metric) if lead else None
+    next_value = v.values.get(next_leaf.metric) if next_leaf else None
+    return finding_of(line, facts, player_id, v, (next_band, next_leaf), value, next_value)
+
+
+def finding_of(
     line: dict[str, Any],
     facts: Any,
     player_id: str,
-    *,
-    where: Jurisdiction,
-    day_judged: str,
-    tier: Tier,
-    band: Band | None,
-    hit: list[Comparison],
-    values: dict[str, Decimal],
-    ladder,
-    exemptions: list[str],
-    would_be: Tier | None = None,
-    subject: str | None = None,
+    v: Verdict,
+    next_at: tuple[Band | None, Comparison | None],
+    value: Decimal | None,
+    next_value: Decimal | None,
 ) -> ThresholdFinding:
-    """The finding for `player_id` (or `subject`) at `tier` under `band`, with the margin
-    and the next line not reached (from `ladder`)."""
-    lead: Comparison | None = hit[0] if hit else None
-    next_band, next_leaf = next_line(ladder, values, would_be or tier)
-    value = values.get(lead.metric) if lead else None
-    next_value = values.get(next_leaf.metric) if next_leaf else None
+    """The finding, its next line (`next_at`) found and its figures read; the fast path
+    (domain/templates.py) makes its templates with this too, so both write alike."""
+    lead: Comparison | None = v.hit[0] if v.hit else None
+    next_band, next_leaf = next_at
+    subject, band = v.subject, v.band
     return ThresholdFinding(
         session_id=facts.session_id,
         platform=facts.platform,
         subject=subject or f"player:{player_id}",
         player=player_id if subject is None or subject.startswith("player:") else None,
-        jurisdiction=where.code,
-        jurisdiction_name=where.name_zh,
+        jurisdiction=v.where.code,
+        jurisdiction_name=v.where.name_zh,
         date=facts.day.isoformat(),
-        judged_on=day_judged,
+        judged_on=v.day_judged,
         game=facts.game,
         metric=lead.metric if lead else ("role" if band else None),
         value=value,
@@ -120,8 +147,8 @@ def threshold_finding(
             if next_leaf and next_leaf.lower is not None and next_value is not None
             else None
         ),
-        matched=[describe(leaf) for leaf in hit or []],
-        exemptions=exemptions,
-        would_be=would_be.code if would_be else None,
+        matched=[describe(leaf) for leaf in v.hit or []],
+        exemptions=v.exemptions,
+        would_be=v.would_be.code if v.would_be else None,
         **line,
     )

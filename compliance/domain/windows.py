@@ -26,6 +26,7 @@ from compliance.domain.periods import CUMULATIVE, cumulative_start, span_start, 
 from compliance.domain.rules import leaves, matched_leaves
 from compliance.domain.ruleset import NATIONAL, unknown_place
 from compliance.domain.tiers import Tier
+from compliance.domain.verdict import Verdict
 from compliance.errors import JurisdictionError
 
 SESSION_IDS_SHOWN = 50
@@ -241,20 +242,18 @@ def _judged(
     )
     subject = PlayerFacts(w.id, where.code, None, None)
     tier = best.tier if best else Tier.BELOW_THRESHOLD
-    finding = classifier.judge_threshold(
-        facts,
-        subject,
-        where=where,
-        rules=rules,
-        day=w.end,
-        tier=tier,
-        band=best,
-        hit=hit,
-        values=values,
-        ladder=ladder_of(bands).ladder,
-        exemptions=[],
+    verdict = Verdict(
+        where,
+        w.end.isoformat(),
+        tier,
+        best,
+        hit,
+        values,
+        ladder_of(bands).ladder,
+        [],
         subject=w.subject,
     )
+    finding = classifier.judge_threshold(facts, subject, rules, verdict)
     if used.minors and tier >= Tier.ADMINISTRATIVE:
         finding.aggravations = [
             f"{ag.id}: {ag.text} ({used.minors} minor players in the window; {ag.article})"

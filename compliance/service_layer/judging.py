@@ -21,12 +21,14 @@ from compliance.domain.classifier import Classifier, ClassifierOptions, PlayerFa
 from compliance.domain.findings import ThresholdFinding
 from compliance.domain.metrics import (
     PlayerMetrics,
+    SessionMetrics,
     add_entry_fees,
     player_metrics,
     session_metrics,
     tally,
     to_yuan,
 )
+from compliance.domain.rounds import SessionTally
 from compliance.domain.rules import RuleBook
 from compliance.domain.ruleset import Resolver
 from compliance.domain.scene import scene_total
@@ -35,7 +37,23 @@ from compliance.errors import BadValueError, JurisdictionError, LogError, did_yo
 from compliance.games import get_game
 from compliance.logs.reader import MAX_LINE_BYTES, Located, Reject, read_sessions
 from compliance.logs.records import ID_LENGTH, Session
+from compliance.service_layer.batch_judging import BatchJudge
 from compliance.streams import is_stream
+
+BATCH = 512
+"""Sessions judged together: enough for numpy to pay, few enough to stream."""
+MAX_PLACES = 10_000
+"""Written places whose codes are kept (a hostile log may write a new one every line)."""
+
+
+@dataclass(slots=True)
+class Settled:
+    """A session replayed and tallied, not yet measured or judged."""
+
+    item: Located
+    summary: SessionTally
+    fixed: int  # the owner's fixed room fee, in points (not rake)
+    organiser_funded: bool
 
 
 @dataclass(slots=True)
@@ -53,9 +71,17 @@ class Auditor:
     """A spooled copy's path → the name the input was given (`-`, a FIFO's path)."""
     store_names: bool = True  # False: no player's name leaves the log (audit --no-names)
     keep_lines: bool = False  # store every session's line (streams' lines are kept always)
+    per_rule_set: bool = True
+    """Judge per rule set where a session allows (False: every player by the reference)."""
+    judge: BatchJudge = field(default_factory=BatchJudge, repr=False, compare=False)
+    places: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def audit(self, item: Located) -> AuditedSession:
         """Replay, measure and classify one session; LogError if it cannot be replayed."""
+        return self.judged(self.settle(item))
+
+    def settle(self, item: Located) -> Settled:
+        """Replay and tally one session, fees and prize added; LogError if it cannot be."""
         s = item.session
         check_dated(s, self.latest_day)
         ids = [p.id for p in s.players]
@@ -75,6 +101,12 @@ class Auditor:
         in_yuan = tournament_in_yuan(s.tournament, organiser_funded, s.point_value)
         if in_yuan is not None:
             summary.issues.insert(0, in_yuan)
+        return Settled(item, summary, fixed, organiser_funded)
+
+    def judged(self, settled: Settled) -> AuditedSession:
+        """参照判定: the settled session measured and classified player by player."""
+        item, summary, fixed = settled.item, settled.summary, settled.fixed
+        s = item.session
         measured: dict[str, PlayerMetrics] = {}
         session_figures = None
         if s.point_value is not None:
@@ -84,18 +116,7 @@ class Auditor:
             session_figures = session_metrics(summary, list(measured.values()), s.point_value)
         fallback = s.jurisdiction or self.default_jurisdiction
         venue = venue_of(s, self.classifier.options.venue)
-        players = [
-            AuditedPlayer(
-                p.id,
-                p.name if self.store_names else "",
-                p.jurisdiction or fallback,
-                p.kin_group,
-                measured.get(p.id),
-                jurisdiction_written=p.jurisdiction or s.jurisdiction,
-                jurisdiction_code=self.place(p.jurisdiction or fallback),
-            )
-            for p in s.players
-        ]
+        players = self.players_of(s, fallback, measured)
         facts = SessionFacts(
             platform=s.platform,
             session_id=s.session_id,
@@ -117,7 +138,7 @@ class Auditor:
             ),
             metrics=session_figures,
             rake=summary.rake,
-            organiser_prize=is_prize_only(s.tournament, organiser_funded, s.point_value),
+            organiser_prize=is_prize_only(s.tournament, settled.organiser_funded, s.point_value),
             venue=venue,
             issues=tuple(summary.issues),
             scene_cash=scene_total(s.scene_cash, (p.scene_cash for p in s.players)),
@@ -126,6 +147,35 @@ class Auditor:
         tiers = {f.player: f.tier for f in findings if isinstance(f, ThresholdFinding)}
         for player in players:
             player.tier = tiers.get(player.id)
+        return self.session_of(settled, venue, players, session_figures, findings)
+
+    def players_of(
+        self, s: Session, fallback: str | None, measured: dict[str, PlayerMetrics]
+    ) -> list[AuditedPlayer]:
+        return [
+            AuditedPlayer(
+                p.id,
+                p.name if self.store_names else "",
+                p.jurisdiction or fallback,
+                p.kin_group,
+                measured.get(p.id),
+                jurisdiction_written=p.jurisdiction or s.jurisdiction,
+                jurisdiction_code=self.place(p.jurisdiction or fallback),
+            )
+            for p in s.players
+        ]
+
+    def session_of(
+        self,
+        settled: Settled,
+        venue: str,
+        players: list[AuditedPlayer],
+        figures: SessionMetrics | None,
+        findings: list,
+    ) -> AuditedSession:
+        """The judged session as stored, checked storable (LogError names what is not)."""
+        item, s, fixed = settled.item, settled.item.session, settled.fixed
+        fallback = s.jurisdiction or self.default_jurisdiction
         judged = AuditedSession(
             platform=s.platform,
             session_id=s.session_id,
@@ -133,12 +183,12 @@ class Auditor:
             room_id=s.room_id,
             owner_id=s.owner.id if s.owner else None,
             started_at=s.started_at,
-            day=facts.day,
+            day=s.started_at.date(),
             jurisdiction=fallback,
             venue=venue,
-            rounds=summary.rounds,
+            rounds=settled.summary.rounds,
             point_value=s.point_value,
-            metrics=session_figures,
+            metrics=figures,
             players=players,
             source_file=item.file,
             source_line=item.line,
@@ -159,30 +209,64 @@ class Auditor:
         wrote when the rule book knows no such place."""
         if written is None:
             return None
-        try:
-            return self.classifier.resolver.lookup(written).code
-        except JurisdictionError:
-            return written
+        found = self.places.get(written)
+        if found is None:
+            try:
+                found = self.classifier.resolver.lookup(written).code
+            except JurisdictionError:
+                found = written
+            if len(self.places) < MAX_PLACES:
+                self.places[written] = found
+        return found
+
+    def venue(self, s: Session) -> str:
+        return venue_of(s, self.classifier.options.venue)
 
     def audit_file(
         self, path: str, start: int = 0, end: int | None = None
     ) -> Iterator[AuditedSession | Reject]:
-        """Every session of one partition judged, or the reject it became."""
+        """Every session of one partition judged, or the reject it became; BATCH sessions
+        at a time, judged per rule set where they can be (service_layer/batch_judging.py)."""
         name = self.names.get(path)
         keep = self.keep_lines or name is not None or is_stream(path)
+        waiting: list[Located | Reject] = []
         for item in read_sessions(path, start, end, self.max_line_bytes, name, keep):
+            waiting.append(item)
+            if len(waiting) >= BATCH:
+                yield from self._batch(waiting)
+                waiting = []
+        yield from self._batch(waiting)
+
+    def _batch(self, items: list[Located | Reject]) -> Iterator[AuditedSession | Reject]:
+        settled: list[Settled | Reject] = [
+            item if isinstance(item, Reject) else self._guarded(self.settle, item) for item in items
+        ]
+        ready = [s for s in settled if isinstance(s, Settled)]
+        judged = iter(self.judge.judge(self, ready) if self.per_rule_set else [None] * len(ready))
+        for item in settled:
             if isinstance(item, Reject):
                 yield storable_reject(item)
                 continue
-            try:
-                yield self.audit(item)
-            except LogError as exc:
-                yield storable_reject(
-                    Reject(item.file, item.line, item.session.session_id, str(exc))
-                )
-            except Exception as exc:  # noqa: BLE001 - one bad session must not end a run
-                reason = f"internal error replaying it ({type(exc).__name__}: {exc}); please report"
-                yield storable_reject(Reject(item.file, item.line, item.session.session_id, reason))
+            fast = next(judged)
+            if fast is None:
+                done = self._guarded(self.judged, item)
+            else:
+                players, figures, findings, _, venue = fast
+                done = self._guarded(self.session_of, item, venue, players, figures, findings)
+            yield storable_reject(done) if isinstance(done, Reject) else done
+
+    @staticmethod
+    def _guarded(step, item, *args):
+        """`step(item, *args)`, or the reject its session becomes (a LogError, or an
+        internal error)."""
+        located = item if isinstance(item, Located) else item.item
+        try:
+            return step(item, *args)
+        except LogError as exc:
+            return Reject(located.file, located.line, located.session.session_id, str(exc))
+        except Exception as exc:  # noqa: BLE001 - one bad session must not end a run
+            reason = f"internal error replaying it ({type(exc).__name__}: {exc}); please report"
+            return Reject(located.file, located.line, located.session.session_id, reason)
 
 
 def auditor_for(

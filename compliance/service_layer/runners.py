@@ -25,10 +25,8 @@ from datetime import date
 from itertools import islice, pairwise
 from typing import Any, Protocol
 
-import msgspec
-
 from compliance.domain.audited import AuditedSession, Totals, add_session, merge_totals
-from compliance.domain.findings import Finding
+from compliance.domain.encoded import EncodedFinding
 from compliance.errors import ConfigError
 from compliance.logs.reader import Reject, is_whole
 from compliance.service_layer.judging import Auditor, few_collections
@@ -164,35 +162,6 @@ class RejectsStored:
     """Rejects of a partition its worker stored and did not send back: how many."""
 
     count: int
-
-
-_finding_decoder = msgspec.json.Decoder(Finding)
-
-
-class EncodedFinding:
-    """已编码的结论: a finding as a worker encoded it, decoded only when a field other
-    than its kind, tier or check is read, and written out as it came."""
-
-    __slots__ = ("_json", "_decoded", "kind", "tier", "check")
-
-    def __init__(self, json: bytes, kind: str, tier: str | None, check: str | None):
-        self._json = json
-        self._decoded: Finding | None = None
-        self.kind, self.tier, self.check = kind, tier, check
-
-    def to_json(self) -> bytes:
-        return self._json
-
-    def to_dict(self) -> dict[str, Any]:
-        return msgspec.json.decode(self._json)
-
-    def decoded(self) -> Finding:
-        if self._decoded is None:
-            self._decoded = _finding_decoder.decode(self._json)
-        return self._decoded
-
-    def __getattr__(self, name: str):
-        return getattr(self.decoded(), name)
 
 
 @dataclass(slots=True)

@@ -8,7 +8,6 @@ from sqlalchemy import select
 from compliance.db.engine import ensure_schema, make_engine
 from compliance.db.models import PlayerMetricsRow, WindowFindingRow
 from compliance.db.unit_of_work import SqlUnitOfWork
-from compliance.domain.findings import ThresholdFinding
 from compliance.logs.reader import Reject
 from compliance.service_layer import audit as services
 from compliance.service_layer import backtest
@@ -52,7 +51,7 @@ def reaudit_tiers(book, log: str) -> dict[tuple[str, str], str]:
         for s in auditor.audit_file(log)
         if not isinstance(s, Reject)
         for f in s.findings
-        if isinstance(f, ThresholdFinding) and f.player
+        if f.kind == "threshold" and f.player
     }
 
 

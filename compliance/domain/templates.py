@@ -1,0 +1,185 @@
+"""结论模板: a finding's JSON and stored text, made once per band and line, then filled in.
+
+A template is made by the reference's own code (`verdict.finding_of`, the
+classifier's line texts, aggravations, small-play note and indeterminate
+reason) on a finding whose per-player fields are markers, encoded by the
+same encoders and cut at the markers; what is filled in is byte for byte
+what the reference writes. The holes are the session's fields, the player's
+id, and three figures (value, margin, margin to the next line), written from
+the integers they were judged on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from compliance.domain.band_kernel import SCALES, SHOWN_EXPONENTS, Kernel
+from compliance.domain.classifier import Classifier
+from compliance.domain.encoded import json_text, line_part, own_part
+from compliance.domain.national import placed
+from compliance.domain.rules import Comparison, Jurisdiction
+from compliance.domain.ruleset import Ruleset
+from compliance.domain.tiers import Tier
+from compliance.domain.verdict import Verdict, finding_of
+
+FIGURES = {"v": Decimal("7770000000000000001.5"), "m": Decimal("8880000000000000001.5")}
+FIGURES["n"] = Decimal("9990000000000000001.5")
+HOLE = re.compile(r"\\u0001([A-Z])|" + "|".join(f"({re.escape(str(d))})" for d in FIGURES.values()))
+NUMBER_HOLES = tuple(FIGURES)
+
+
+def marker(letter: str) -> str:
+    """A string hole: the session's id (S), platform (P), game (G), day (D), day judged (J)
+    and the player's id (I); filled with the JSON-escaped text, quotes kept."""
+    return f"\x01{letter}"
+
+
+def cut(text: str) -> str:
+    """A `%`-format of `text` with a `%(X)s` at every hole."""
+    out, at = [], 0
+    for found in HOLE.finditer(text):
+        out.append(text[at : found.start()].replace("%", "%%"))
+        letter = found.group(1) or NUMBER_HOLES[found.lastindex - 2]  # type: ignore[operator]
+        out.append(f"%({letter})s")
+        at = found.end()
+    out.append(text[at:].replace("%", "%%"))
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """How one hole's figure is written: its column, the divisor from the column's scale
+    to the shown exponent, and for a margin the bound at that exponent."""
+
+    metric: str
+    divisor: int
+    exponent: int
+    bound: int = 0
+    factor: int = 1
+
+    def shown(self, at: int) -> str:
+        return fixed(at // self.divisor, self.exponent)
+
+    def above(self, at: int) -> str:
+        """figure − bound, as `Decimal` subtraction writes it."""
+        return fixed((at // self.divisor) * self.factor - self.bound, self.exponent)
+
+    def below(self, at: int) -> str:
+        """bound − figure."""
+        return fixed(self.bound - (at // self.divisor) * self.factor, self.exponent)
+
+
+def figure_of(leaf: Comparison, with_bound: bool) -> Figure:
+    shown = SHOWN_EXPONENTS[leaf.metric]
+    divisor = 10 ** (SCALES[leaf.metric] + shown)
+    lower = leaf.lower
+    if not with_bound or lower is None:
+        return Figure(leaf.metric, divisor, shown)
+    sign, digits, exp = lower.as_tuple()
+    exponent = min(shown, int(exp))
+    coefficient = int("".join(map(str, digits))) * (-1 if sign else 1)
+    bound = coefficient * 10 ** (int(exp) - exponent)
+    return Figure(leaf.metric, divisor, exponent, bound, 10 ** (shown - exponent))
+
+
+def fixed(coefficient: int, exponent: int) -> str:
+    """str(Decimal) of coefficient × 10^exponent, for −6 < exponent ≤ 0 (no exponent form)."""
+    if exponent == 0:
+        return str(coefficient)
+    digits = str(abs(coefficient)).rjust(1 - exponent, "0")
+    return f"{'-' if coefficient < 0 else ''}{digits[:exponent]}.{digits[exponent:]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """One finding's JSON and stored text as `%`-formats, its line's values, its tier, and
+    how its figures are written."""
+
+    json: str
+    own: str
+    line: tuple | None
+    kind: str
+    tier: str | None
+    value: Figure | None = None
+    margin: Figure | None = None
+    to_next: Figure | None = None
+
+
+class _Day:
+    def __init__(self, letter: str):
+        self.text = marker(letter)
+
+    def isoformat(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    venue: str
+    scene_cash: None = None
+    session_id: str = marker("S")
+    platform: str = marker("P")
+    game: str = marker("G")
+    day: _Day = _Day("D")
+
+
+@dataclass(frozen=True, slots=True)
+class _Player:
+    public_servant: bool
+    id: str = marker("I")
+    priors: tuple = ()
+
+
+def template(
+    c: Classifier,
+    rules: Ruleset,
+    place: tuple[Jurisdiction, str | None],
+    kernel: Kernel,
+    at: tuple[int, int, int],
+    kin: list[str],
+    venue: str,
+    public_servant: bool,
+) -> Template:
+    """The template of a finding under `kernel`'s plan at (band, leaf bits, ladder index),
+    with kin grounds `kin` (empty where none apply), in `place` (where, resolved-up note)."""
+    where, up = place
+    band_at, bits, next_at = at
+    plan = kernel.plan
+    band = plan.descending[band_at] if band_at >= 0 else None
+    facts, player, judged = _Facts(venue), _Player(public_servant), _Day("J")
+    if band is None and not rules.defines("player", Tier.ADMINISTRATIVE):
+        gap = c.no_admin_line(facts, player, where, judged)
+        text = json_text(gap)
+        return Template(cut(text), cut(text), None, gap.kind, None)
+    tier = band.tier if band else Tier.BELOW_THRESHOLD
+    leaves = kernel.leaves[band_at] if band else []
+    hit = [leaf for j, leaf in enumerate(leaves) if bits >> j & 1]
+    exemptions = list(kin) if kin and tier > Tier.EXEMPT else []
+    would_be = tier if exemptions else None
+    shown = Tier.EXEMPT if exemptions else tier
+    verdict = Verdict(where, judged.text, shown, band, hit, {}, plan.ladder, exemptions, would_be)
+    ahead = plan.ladder[next_at] if next_at >= 0 else (None, None)
+    lead, next_leaf = (hit[0] if hit else None), ahead[1]
+    line = c.line_of(rules, band, shown, would_be)
+    value = FIGURES["v"] if lead else None
+    f = finding_of(
+        line, facts, player.id, verdict, ahead, value, FIGURES["n"] if next_leaf else None
+    )
+    f.margin = FIGURES["m"] if f.margin is not None else None
+    f.margin_to_next = FIGURES["n"] if f.margin_to_next is not None else None
+    c.finish(f, facts, player, rules, (band, shown), judged)
+    placed(f, up)
+    kept = line_part(f)
+    assert not any(isinstance(t, str) and "\x01" in t for t in kept), "a hole in a line's texts"
+    return Template(
+        cut(f.to_json().decode()),
+        cut(json_text(own_part(f))),
+        kept,
+        f.kind,
+        f.tier,
+        figure_of(lead, False) if lead else None,
+        figure_of(lead, True) if lead and f.margin is not None else None,
+        figure_of(next_leaf, True) if next_leaf and f.margin_to_next is not None else None,
+    )
