@@ -111,20 +111,41 @@ def sessions_to_settle(
     """The sessions `settle_file` settles, every line decoded before any is replayed (a bad
     line is a DecodeError naming it; GameNeededError for round records without `game`)."""
     data = read_all(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise DecodeError(f"{path}: not UTF-8 text") from None
-    if is_round_records(text.lstrip()):
-        if not game:
-            raise GameNeededError("a round record (or a list of them) needs --game")
-        return [session_of_rounds(game, preset, text.strip())]
+    if not _plainly_a_log(data):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DecodeError(f"{path}: not UTF-8 text") from None
+        if is_round_records(text.strip()):
+            if not game:
+                raise GameNeededError("a round record (or a list of them) needs --game")
+            return [session_of_rounds(game, preset, text.strip())]
     sessions = []
     for item in sessions_in(data, str(path)):
         if isinstance(item, Reject):
+            _check_utf8(data, path)
             raise DecodeError(item.describe())
         sessions.append(item.session)
     return sessions
+
+
+def _plainly_a_log(data: bytes) -> bool:
+    """The file opens with `{` and its first line names a `format`: a session log, whatever
+    a UTF-8 decode of the whole would say (a line that is not UTF-8 cannot decode, and a
+    reject checks the whole file before it is told)."""
+    lead = data[:256].lstrip()
+    if not lead.startswith(b"{"):
+        return False
+    start = len(data[:256]) - len(lead)
+    end = data.find(b"\n", start)
+    return b'"format"' in data[start : end if end >= 0 else len(data)]
+
+
+def _check_utf8(data: bytes, path: str | Path) -> None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DecodeError(f"{path}: not UTF-8 text") from None
 
 
 def replay_session(session: Session) -> list[RoundResult]:
