@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import cache
 from itertools import chain
 from typing import Any
 
@@ -146,11 +145,18 @@ def _round_json(r: RoundResult) -> dict[str, Any]:
     }
 
 
-@cache
-def _round_template(players: int, banker: bool) -> str:
-    """`  round N banker B: P +D P -D …` for so many players, as one %-format."""
-    deltas = " ".join(["%s %+d"] * players)
-    return f"  round %d{' banker %s' if banker else ''}: {deltas}"
+class _RoundTemplates(dict[tuple[int, bool], str]):
+    """`  round N banker B: P +D P -D …` for so many players, with a banker or not, as one
+    %-format, made the first time it is asked for."""
+
+    def __missing__(self, key: tuple[int, bool]) -> str:
+        players, banker = key
+        deltas = " ".join(["%s %+d"] * players)
+        self[key] = template = f"  round %d{' banker %s' if banker else ''}: {deltas}"
+        return template
+
+
+_ROUND_TEMPLATES = _RoundTemplates()
 
 
 def _text_lines(session: Session, rounds: list[RoundResult]) -> str:
@@ -158,12 +164,14 @@ def _text_lines(session: Session, rounds: list[RoundResult]) -> str:
     lines = [f"session {session.session_id} ({session.game}, {plural(len(rounds), 'round')})"]
     add = lines.append
     flat = chain.from_iterable
+    templates = _ROUND_TEMPLATES
     for r in rounds:
         deltas = r.deltas
-        if r.banker:
-            add(_round_template(len(deltas), True) % (r.index, r.banker, *flat(deltas.items())))
+        banker = r.banker
+        if banker:
+            add(templates[len(deltas), True] % (r.index, banker, *flat(deltas.items())))
         else:
-            add(_round_template(len(deltas), False) % (r.index, *flat(deltas.items())))
+            add(templates[len(deltas), False] % (r.index, *flat(deltas.items())))
         if r.issues:
             prefix = f"round {r.index}: "
             for issue in r.issues:
