@@ -7,14 +7,17 @@ import gc
 import json
 import sys
 from collections.abc import Callable
+from itertools import chain
 from typing import Any
 
 import click
 
 from compliance.cli.options import INPUT
 from compliance.cli.output import plural, to_json
+from compliance.domain.rounds import RoundResult
 from compliance.errors import BadValueError, DealError, UnknownGameError
 from compliance.games import game_code
+from compliance.logs.records import Session
 from compliance.service_layer import settle as svc
 
 
@@ -129,21 +132,72 @@ def settle(file: str, game: str | None, preset: str | None, fmt: str) -> None:
       compliance games settle data/samples/douniu.jsonl
     """
     try:
-        sessions = svc.settle_file(file, game, preset)
+        sessions = svc.sessions_to_settle(file, game, preset)
     except svc.GameNeededError as exc:
         raise click.UsageError(str(exc)) from None
-    for session in sessions:
-        if fmt == "json":
-            rounds = [r.as_dict() for r in session.rounds]
-            click.echo(to_json({"session_id": session.session_id, "rounds": rounds}, indent=None))
-            continue
-        click.echo(
-            f"session {session.session_id} ({session.game}, {plural(len(session.rounds), 'round')})"
-        )
-        for r in session.rounds:
-            deltas = " ".join(f"{p} {d:+d}" for p, d in r.deltas.items())
-            banker = f" banker {r.banker}" if r.banker else ""
-            click.echo(f"  round {r.index}{banker}: {deltas}")
+    settled = _json_line if fmt == "json" else _text_lines
+    # Every session is settled before anything is printed, so an engine error prints no
+    # round; each session's lines go out in one write.
+    blocks = [settled(session, svc.replay_session(session)) for session in sessions]
+    for block in blocks:
+        click.echo(block)
+
+
+def _json_line(session: Session, rounds: list[RoundResult]) -> str:
+    payload = {"session_id": session.session_id, "rounds": [_round_json(r) for r in rounds]}
+    return to_json(payload, indent=None)
+
+
+def _round_json(r: RoundResult) -> dict[str, Any]:
+    issues = [
+        {
+            "check": i.check,
+            "detail": i.detail,
+            "players": list(i.players),
+            "claimed": i.claimed,
+            "expected": i.expected,
+        }
+        for i in r.issues
+    ]
+    return {
+        "index": r.index,
+        "banker": r.banker,
+        "deltas": r.deltas,
+        "stakes": r.stakes,
+        "rake": r.rake,
+        "issues": issues,
+    }
+
+
+class _RoundTemplates(dict[tuple[int, bool], str]):
+    """`  round N banker B: P +D P -D …` for so many players, with a banker or not, as one
+    %-format, made the first time it is asked for."""
+
+    def __missing__(self, key: tuple[int, bool]) -> str:
+        players, banker = key
+        deltas = " ".join(["%s %+d"] * players)
+        self[key] = template = f"  round %d{' banker %s' if banker else ''}: {deltas}"
+        return template
+
+
+_ROUND_TEMPLATES = _RoundTemplates()
+
+
+def _text_lines(session: Session, rounds: list[RoundResult]) -> str:
+    """A session's heading, each round's deltas and its integrity issues, one per line."""
+    lines = [f"session {session.session_id} ({session.game}, {plural(len(rounds), 'round')})"]
+    add = lines.append
+    flat = chain.from_iterable
+    templates = _ROUND_TEMPLATES
+    for r in rounds:
+        deltas = r.deltas
+        banker = r.banker
+        if banker:
+            add(templates[len(deltas), True] % (r.index, banker, *flat(deltas.items())))
+        else:
+            add(templates[len(deltas), False] % (r.index, *flat(deltas.items())))
+        if r.issues:
+            prefix = f"round {r.index}: "
             for issue in r.issues:
-                detail = issue.detail.removeprefix(f"round {r.index}: ")
-                click.echo(f"    {issue.check}: {detail}")
+                add(f"    {issue.check}: {issue.detail.removeprefix(prefix)}")
+    return "\n".join(lines)

@@ -102,34 +102,68 @@ def settle_file(
 ) -> list[SettledSession]:
     """结算: every round of each session of a log, or of a file of round records (one, or a
     JSON list) of `game`, whose players are those the records name (GameNeededError without it)."""
+    return [settle_session(session) for session in sessions_to_settle(path, game, preset)]
+
+
+def sessions_to_settle(
+    path: str | Path, game: str | None = None, preset: str | None = None
+) -> list[Session]:
+    """The sessions `settle_file` settles, every line decoded before any is replayed (a bad
+    line is a DecodeError naming it; GameNeededError for round records without `game`)."""
     data = read_all(path)
+    if not _plainly_a_log(data):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DecodeError(f"{path}: not UTF-8 text") from None
+        if is_round_records(text.strip()):
+            if not game:
+                raise GameNeededError("a round record (or a list of them) needs --game")
+            return [session_of_rounds(game, preset, text.strip())]
+    sessions = []
+    for item in sessions_in(data, str(path)):
+        if isinstance(item, Reject):
+            _check_utf8(data, path)
+            raise DecodeError(item.describe())
+        sessions.append(item.session)
+    return sessions
+
+
+def _plainly_a_log(data: bytes) -> bool:
+    """The file opens with `{` and its first line names a `format`: a session log, whatever
+    a UTF-8 decode of the whole would say (a line that is not UTF-8 cannot decode, and a
+    reject checks the whole file before it is told)."""
+    lead = data[:256].lstrip()
+    if not lead.startswith(b"{"):
+        return False
+    start = len(data[:256]) - len(lead)
+    end = data.find(b"\n", start)
+    return b'"format"' in data[start : end if end >= 0 else len(data)]
+
+
+def _check_utf8(data: bytes, path: str | Path) -> None:
     try:
-        text = data.decode("utf-8").strip()
+        data.decode("utf-8")
     except UnicodeDecodeError:
         raise DecodeError(f"{path}: not UTF-8 text") from None
-    if is_round_records(text):
-        if not game:
-            raise GameNeededError("a round record (or a list of them) needs --game")
-        sessions = [session_of_rounds(game, preset, text)]
-    else:
-        sessions = []
-        for item in sessions_in(data, str(path)):
-            if isinstance(item, Reject):
-                raise DecodeError(item.describe())
-            sessions.append(item.session)
-    return [settle_session(session) for session in sessions]
+
+
+def replay_session(session: Session) -> list[RoundResult]:
+    """Every round of a session as its game's rules settle it, in order."""
+    return list(get_game(session.game).replay(session))
 
 
 def settle_session(session: Session) -> SettledSession:
-    rounds = [SettledRound.of(r) for r in get_game(session.game).replay(session)]
+    rounds = [SettledRound.of(r) for r in replay_session(session)]
     return SettledSession(session.session_id, session.game, rounds)
 
 
 def is_round_records(text: str) -> bool:
     """A JSON list, or an object whose first line names no `format`: not a session log."""
-    return text.startswith("[") or (
-        text.startswith("{") and '"format"' not in text.split("\n", 1)[0]
-    )
+    if text.startswith("["):
+        return True
+    end = text.find("\n")
+    return text.startswith("{") and '"format"' not in (text if end < 0 else text[:end])
 
 
 def session_of_rounds(game: str, preset: str | None, text: str) -> Session:
