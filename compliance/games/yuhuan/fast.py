@@ -11,18 +11,20 @@ the reference `settle_round`, which names the first fault as before.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from compliance.domain.rounds import Integrity
 from compliance.errors import DealError
 from compliance.games.yuhuan.breaches import check_chows, check_win_flags, illegal
 from compliance.games.yuhuan.options import YuhuanOptions, wild_tai
-from compliance.games.yuhuan.record import YuhuanMeld, YuhuanRound, meld_of
+from compliance.games.yuhuan.record import YuhuanHand, YuhuanMeld, YuhuanRound, meld_of
 from compliance.games.yuhuan.score import HARD_WAITS, SIDE, HandContext, placements
 from compliance.games.yuhuan.tiles import (
     DRAGONS_WITH_TAI,
     INDEX,
     KINDS,
+    TILES,
     WINDS,
     flower_kind,
     is_major,
@@ -129,43 +131,38 @@ def fast_settle(
         return None
     wild = INDEX[rnd.wildcard]
     flower = flower_kind(wild)
-    supply = [0] * KINDS
+    flower_name = TILES[flower]
+    pool: list[str] = []  # every tile held: concealed, 杠花, melds
     parsed = []
     has_kong = False
     for hand in hands:
-        concealed = [INDEX[t] for t in hand.tiles]
-        for i in concealed:
-            supply[i] += 1
-        for name in hand.flowers:
-            if INDEX[name] != flower:
+        tiles = hand.tiles
+        pool += tiles
+        flowers = hand.flowers
+        if flowers:
+            if flowers.count(flower_name) != len(flowers):
                 return None
-        supply[flower] += len(hand.flowers)
-        exposed = []
+            pool += flowers
+        exposed: list[Meld] = []
         for record in hand.melds:
             meld = fast_meld(record)
             if meld is None or meld[1] == flower:
                 return None
             exposed.append(meld)
-            kind, tile = meld[0], meld[1]
-            if kind == CHOW:
-                supply[tile] += 1
-                supply[tile + 1] += 1
-                supply[tile + 2] += 1
-            else:
-                supply[tile] += 3 if kind == PUNG else 4
-                has_kong |= kind != PUNG
+            pool += record.tiles
+            has_kong |= meld[0] == KONG or meld[0] == CONCEALED_KONG
         expected = 17 if win is not None and hand.player == win.player else 16
-        if flower in concealed or len(concealed) + 3 * len(exposed) != expected or len(exposed) > 5:
+        if flower_name in tiles or len(tiles) + 3 * len(exposed) != expected or len(exposed) > 5:
             return None
-        parsed.append((hand, concealed, exposed))
-    for i, n in enumerate(supply):
-        if n > 4 or (n > o.wild_copies and i == wild):
-            return None
-    if sum(supply) + rnd.tiles_left > KINDS * 4 - (4 - o.wild_copies):
+        parsed.append((hand, exposed))
+    supply = Counter(pool)
+    if max(supply.values()) > 4 or supply[rnd.wildcard] > o.wild_copies:
+        return None
+    if len(pool) + rnd.tiles_left > KINDS * 4 - (4 - o.wild_copies):
         return None
     players = [h.player for h in hands]
     issues: list[Integrity] = []
-    for hand, _, _ in parsed:
+    for hand, _ in parsed:
         if hand.melds:
             check_chows(hand, seat, index, issues)
     deltas = dict.fromkeys(players, 0)
@@ -177,10 +174,11 @@ def fast_settle(
             issues.append(illegal(index, detail, players))
         return outcome
     at = players.index(win.player)
-    winner_hand, concealed, exposed = parsed[at]
+    winner_hand, exposed = parsed[at]
     if win.tile not in winner_hand.tiles:
         return None
     t = tables_for(o)
+    concealed = [INDEX[name] for name in winner_hand.tiles]
     ctx = _context(concealed, exposed, winner_hand.wind, len(winner_hand.flowers), wild, flower)
     ctx.win_tile = INDEX[win.tile]
     ctx.win_wild = win.tile == rnd.wildcard
@@ -193,12 +191,9 @@ def fast_settle(
         issues.append(illegal(index, detail, (win.player,)))
         return outcome
     totals = []
-    for i, (hand, concealed, exposed) in enumerate(parsed):
+    for i, (hand, exposed) in enumerate(parsed):
         if i != at:
-            seat_tile = INDEX[hand.wind]
-            totals.append(
-                (hand.player, loser_total(concealed, exposed, seat_tile, hand, wild, o, t))
-            )
+            totals.append((hand.player, loser_total(hand, exposed, rnd.wildcard, o, t)))
     chengbao = None
     if win.from_ is not None and rnd.tiles_left - o.huang_tiles <= o.chengbao_tiles:
         chengbao = win.from_
@@ -225,35 +220,30 @@ def _context(
 
 
 def loser_total(
-    concealed: list[int],
-    exposed: list[Meld],
-    seat: int,
-    hand,
-    wild: int,
-    o: YuhuanOptions,
-    t: Tables,
+    hand: YuhuanHand, exposed: list[Meld], wildcard: str, o: YuhuanOptions, t: Tables
 ) -> int:
     """`loser_scoring(...).total`: 杠花, exposed sets, 暗坎 and honour pairs, counted from the tiles."""
     flowers = len(hand.flowers)
     hu = o.flower_hu * flowers
     tai = o.flower_tai * flowers
     sets = t.sets
+    seat = INDEX[hand.wind]
     for kind, tile, _, is_open in exposed:
         if kind != CHOW:
             h, d = sets[kind][is_open][tile]
             hu += h
             tai += d + (o.seat_wind_pung_tai if tile == seat else 0)
-    counts: dict[int, int] = {}
-    for i in concealed:
-        counts[i] = counts.get(i, 0) + 1
-    wildcards = counts.pop(wild, 0)
-    for tile, n in counts.items():
-        if n >= 3:
-            h, d = sets[PUNG][0][tile]
-            hu += h
-            tai += d + (o.seat_wind_pung_tai if tile == seat else 0)
-        elif n == 2 and (tile in DRAGONS_WITH_TAI or tile == seat):
-            hu += o.honour_pair_hu
+    counts: Counter[str] = Counter(hand.tiles)
+    wildcards = counts.pop(wildcard, 0)
+    for name, n in counts.items():
+        if n >= 2:
+            tile = INDEX[name]
+            if n >= 3:
+                h, d = sets[PUNG][0][tile]
+                hu += h
+                tai += d + (o.seat_wind_pung_tai if tile == seat else 0)
+            elif tile in DRAGONS_WITH_TAI or tile == seat:
+                hu += o.honour_pair_hu
     if o.loser_wild_tai:
         tai += t.wild_tai[min(wildcards, 4)]
     tai = min(tai, o.max_tai)
