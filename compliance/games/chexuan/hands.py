@@ -132,6 +132,7 @@ class Ranking:
     def __init__(self, rules: RankingRules) -> None:
         self.rules = rules
         self.kinds = kind_of_card(rules.red_three)
+        self.deck = frozenset(self.kinds)
         singles = STRICT_SINGLE_TIERS if rules.strict_ladder else SINGLE_TIERS
         self.single = {kind: len(singles) - i for i, tier in enumerate(singles) for kind in tier}
         ladder: list[tuple[Named, ...]] = list(LADDER)
@@ -145,7 +146,12 @@ class Ranking:
                 for a, b in combos:
                     self.named[_ordered(a, b)] = (name, len(ladder) - i)
         self.pairs: dict[frozenset[str], TwoCards] = self._pair_table()
+        self.by_cards: dict[tuple[str, str], TwoCards] = {}
+        for pair, two in self.pairs.items():
+            a, b = pair
+            self.by_cards[a, b] = self.by_cards[b, a] = two
         self._fours: dict[frozenset[str], FourCards] = {}
+        self._specials: dict[tuple[str, ...], tuple[int, str | None]] = {}
 
     def _key(self, a: str, b: str) -> tuple[str, tuple[int, ...]]:
         ka, kb = self.kinds[a], self.kinds[b]
@@ -172,7 +178,7 @@ class Ranking:
         return a, b
 
     def two(self, a: str, b: str) -> TwoCards:
-        return self.pairs[frozenset((a, b))]
+        return self.by_cards[a, b]
 
     def split(self, first: Iterable[str], second: Iterable[str]) -> Split:
         one, other = self.two(*first), self.two(*second)
@@ -183,6 +189,16 @@ class Ranking:
         found = self._fours.get(key)
         if found is None:
             found = self._fours[key] = self._four(tuple(sorted(key)))
+        return found
+
+    def specials(self, cards: Iterable[str]) -> tuple[int, str | None]:
+        """`four(cards)`'s special rank and 三花, which hang on the cards' kinds alone."""
+        kinds = self.kinds
+        key = tuple(sorted([kinds[c] for c in cards]))
+        found = self._specials.get(key)
+        if found is None:
+            four = self._four(tuple(sorted(cards)))
+            found = self._specials[key] = (four.special_rank, four.sanhua)
         return found
 
     def _four(self, cards: tuple[str, ...]) -> FourCards:
