@@ -24,8 +24,8 @@ from compliance.games.chexuan.record import ChexuanRound, ChexuanSeat
 from compliance.games.chexuan.settle import (
     Contender,
     groups_of,
-    settle_showdown,
     share,
+    showdown_deltas,
     tail_order,
 )
 from compliance.games.head_tail import logged_split, smaller_head
@@ -77,7 +77,7 @@ def _well_formed(rnd: ChexuanRound, players: set[str], deck: frozenset[str]) -> 
         and 2 <= size <= 4
         and all(len(s.cards) == size for s in seats)
         and len(rnd.betting) <= size - 1
-        and all(a.player in names for actions in rnd.betting for a in actions)
+        and {a.player for actions in rnd.betting for a in actions}.issubset(names)
     )
 
 
@@ -86,17 +86,17 @@ def _contender(
 ) -> Contender:
     """分牌: the logged split, swapped when its head is smaller ("服務器直接按該分牌自動排列")."""
     head, tail = logged_split(index, seat, "reached the showdown without a split")
-    issue = smaller_head(index, seat.player, ranking.two(*head), ranking.two(*tail))
-    if issue:
-        issues.append(issue)
-    split = ranking.split(head, tail)
-    singles = tuple(ranking.single[ranking.kinds[c]] for c in split.head.cards)
+    by_cards = ranking.by_cards
+    one, other = by_cards[head[0], head[1]], by_cards[tail[0], tail[1]]
+    if one.strength < other.strength:
+        issue = smaller_head(index, seat.player, one, other)
+        if issue:
+            issues.append(issue)
+        one, other = other, one
+    single, kinds = ranking.single, ranking.kinds
+    a, b = (single[kinds[c]] for c in one.cards)
     return Contender(
-        seat.player,
-        special,
-        split.head.strength,
-        split.tail.strength,
-        (max(singles), min(singles)),
+        seat.player, special, one.strength, other.strength, (a, b) if a >= b else (b, a)
     )
 
 
@@ -157,7 +157,8 @@ def settle_round(
         issues=issues,
         caps={s.player: s.cap for s in rnd.seats},
     )
-    claim = compare_claims(index, deltas, {s.player: s.claimed for s in rnd.seats})
+    claimed = {s.player: s.claimed for s in rnd.seats}
+    claim = compare_claims(index, deltas, claimed) if claimed != deltas else None
     if claim:
         issues.append(claim)
     return result, pool + carried
@@ -191,7 +192,7 @@ def _showdown(
     else:
         contenders = [Contender(p, 0, 0, 0) for p in live]
     folded = [p for p in names if p in betting.folded] if contenders else []
-    deltas = settle_showdown(
+    deltas = showdown_deltas(
         {p: chips[p] for p in names if p not in refunded},
         contenders,
         folded,

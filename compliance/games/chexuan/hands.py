@@ -151,7 +151,8 @@ class Ranking:
             a, b = pair
             self.by_cards[a, b] = self.by_cards[b, a] = two
         self._fours: dict[frozenset[str], FourCards] = {}
-        self._specials: dict[tuple[str, ...], tuple[int, str | None]] = {}
+        self._specials: dict[frozenset[str], tuple[int, str | None]] = {}
+        self._by_kinds: dict[tuple[str, ...], tuple[int, str | None]] = {}
 
     def _key(self, a: str, b: str) -> tuple[str, tuple[int, ...]]:
         ka, kb = self.kinds[a], self.kinds[b]
@@ -193,12 +194,15 @@ class Ranking:
 
     def specials(self, cards: Iterable[str]) -> tuple[int, str | None]:
         """`four(cards)`'s special rank and 三花, which hang on the cards' kinds alone."""
-        kinds = self.kinds
-        key = tuple(sorted([kinds[c] for c in cards]))
+        key = frozenset(cards)
         found = self._specials.get(key)
         if found is None:
-            four = self._four(tuple(sorted(cards)))
-            found = self._specials[key] = (four.special_rank, four.sanhua)
+            kinds = tuple(sorted([self.kinds[c] for c in key]))
+            found = self._by_kinds.get(kinds)
+            if found is None:
+                four = self._four(tuple(sorted(key)))
+                found = self._by_kinds[kinds] = (four.special_rank, four.sanhua)
+            self._specials[key] = found
         return found
 
     def _four(self, cards: tuple[str, ...]) -> FourCards:
