@@ -20,7 +20,7 @@ from compliance.domain.rounds import WRONG_BANKER, Integrity, RoundResult
 from compliance.errors import DealError, DecodeError
 from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.yuhuan.breaches import WINDS_ORDER, check_chows, check_win_flags, illegal
-from compliance.games.yuhuan.fast import fast_settle
+from compliance.games.yuhuan.fast import fast_settle, tables_for
 from compliance.games.yuhuan.options import YuhuanOptions, round_up
 from compliance.games.yuhuan.record import (
     YuhuanEvalHand,
@@ -160,10 +160,11 @@ class Yuhuan(Engine):
         o = self.options_for(session.variant)
         rounds = decode_rounds(session.rounds, YuhuanRound)
         known = {p.id for p in session.players}
+        tables = tables_for(o)
         ring: list[str] = []
         at = 0
         for index, rnd in enumerate(rounds, 1):
-            fast = fast_settle(rnd, o, index, known)
+            fast = fast_settle(rnd, o, index, known, tables)
             if fast is None:  # a fault to name, or a round to settle the long way
                 out = settle_round(rnd, o, index, known)
                 won, winner, has_kong, issues = out.deltas, out.winner, out.has_kong, out.issues

@@ -19,7 +19,7 @@ from compliance.errors import DealError
 from compliance.games.yuhuan.breaches import check_chows, check_win_flags, illegal
 from compliance.games.yuhuan.options import YuhuanOptions, wild_tai
 from compliance.games.yuhuan.record import YuhuanHand, YuhuanMeld, YuhuanRound, meld_of
-from compliance.games.yuhuan.score import HARD_WAITS, SIDE, HandContext, placements
+from compliance.games.yuhuan.score import HandContext
 from compliance.games.yuhuan.tiles import (
     DRAGONS_WITH_TAI,
     INDEX,
@@ -105,7 +105,7 @@ def fast_meld(record: YuhuanMeld) -> Meld | None:
 
 
 def fast_settle(
-    rnd: YuhuanRound, o: YuhuanOptions, index: int, known: set[str]
+    rnd: YuhuanRound, o: YuhuanOptions, index: int, known: set[str], t: Tables | None = None
 ) -> FastOutcome | None:
     """`settle_round` without items; None when the round has a fault for the reference to name."""
     hands = rnd.hands
@@ -177,7 +177,7 @@ def fast_settle(
     winner_hand, exposed = parsed[at]
     if win.tile not in winner_hand.tiles:
         return None
-    t = tables_for(o)
+    t = t or tables_for(o)
     concealed = [INDEX[name] for name in winner_hand.tiles]
     ctx = _context(concealed, exposed, winner_hand.wind, len(winner_hand.flowers), wild, flower)
     ctx.win_tile = INDEX[win.tile]
@@ -233,11 +233,13 @@ def loser_total(
             h, d = sets[kind][is_open][tile]
             hu += h
             tai += d + (o.seat_wind_pung_tai if tile == seat else 0)
-    counts: Counter[str] = Counter(hand.tiles)
+    counts: dict[str, int] = {}
+    for held in hand.tiles:
+        counts[held] = counts.get(held, 0) + 1
     wildcards = counts.pop(wildcard, 0)
-    for name, n in counts.items():
+    for kind_name, n in counts.items():
         if n >= 2:
-            tile = INDEX[name]
+            tile = INDEX[kind_name]
             if n >= 3:
                 h, d = sets[PUNG][0][tile]
                 hu += h
@@ -281,38 +283,57 @@ def best_total(ctx: HandContext, o: YuhuanOptions, t: Tables | None = None) -> i
     )
     opens_pung = not self_drawn and o.discard_pung_exposed
     capped = o.three_wild_cap and ctx.wildcards >= 3
-    first = len(ctx.exposed)
+    n_exposed = len(ctx.exposed)
+    win, win_wild = ctx.win_tile, ctx.win_wild
+    hard_hu, easy_hu = wait_hu
+    pair_hu, pinghu_tai, max_tai, cap, unit = (
+        o.honour_pair_hu,
+        o.pinghu_tai,
+        o.max_tai,
+        o.cap,
+        o.round_to,
+    )
+    open_pungs, concealed_pungs = sets[PUNG][1], sets[PUNG][0]
     best_key = (-1, -1, -1)
     found = False
     for concealed in decompositions(ctx.counts, ctx.wildcards, seat, ctx.flower_kind):
-        melds = ctx.exposed + concealed
         hu, tai, suits, chows, winds = hu0, tai0, suits0, chows0, winds0
-        for kind, tile, _, _ in concealed:
+        waits: list[tuple[int, bool]] = []  # where the winning tile can sit: (胡 of the wait, 两面)
+        for kind, tile, mask, _ in concealed:
             suits |= 1 << (tile // 9)
             if kind == CHOW:
                 chows += 1
+                for pos in (0, 1, 2):
+                    wild = mask >> pos & 1
+                    if wild if win_wild else (not wild and tile + pos == win):
+                        rank = tile % 9
+                        if pos == 1 or (pos == 2 and rank == 0) or (pos == 0 and rank == 6):
+                            waits.append((hard_hu, False))  # 坎档, 靠壁
+                        else:
+                            waits.append((easy_hu, True))
             elif kind == PAIR:
                 if tile in DRAGONS_WITH_TAI or tile == seat:
-                    hu += o.honour_pair_hu
+                    hu += pair_hu
+                if (mask != 0) if win_wild else (tile == win and mask != 3):
+                    waits.append((hard_hu, False))  # 对子
             else:
                 h, d = sets[kind][0][tile]
                 hu += h
                 tai += d + (seat_tai if tile == seat else 0)
                 winds += tile in WINDS
-        tai += _shape_tai(chows, len(melds), suits, o)
-        pinghu = chows == len(melds) - 1
-        four_winds = o.four_winds_cap and winds >= 4
-        for wait, at in placements(melds, first, ctx):
-            h = hu + wait_hu[0 if wait in HARD_WAITS else 1]
-            kind, tile = melds[at][0], melds[at][1]
-            if opens_pung and kind == PUNG:
-                h += sets[PUNG][1][tile][0] - sets[PUNG][0][tile][0]
-            d = tai + (o.pinghu_tai if pinghu and wait == SIDE else 0)
-            d = min(d, o.max_tai)
-            if four_winds or capped:
-                total = o.cap
-            else:
-                total = min(-(-(h << d) // o.round_to) * o.round_to, o.cap)
+                if kind == PUNG and ((mask != 0) if win_wild else (tile == win and mask != 7)):
+                    adj = open_pungs[tile][0] - concealed_pungs[tile][0] if opens_pung else 0
+                    waits.append((easy_hu + adj, False))  # 对倒
+        n_melds = n_exposed + len(concealed)
+        tai += _shape_tai(chows, n_melds, suits, o)
+        pinghu = chows == n_melds - 1
+        cap_all = capped or (o.four_winds_cap and winds >= 4)
+        for add, side in waits:
+            h = hu + add
+            d = tai + pinghu_tai if side and pinghu else tai
+            if d > max_tai:
+                d = max_tai
+            total = cap if cap_all else min(-(-(h << d) // unit) * unit, cap)
             key = (total, d, h)
             if key > best_key:
                 best_key, found = key, True
