@@ -64,20 +64,24 @@ def _validate(index: int, rnd: ChexuanRound, players: set[str], deck: set[str]) 
 def _well_formed(rnd: ChexuanRound, players: set[str], deck: frozenset[str]) -> bool:
     """What `_validate` checks, as one test; `_validate` says what is wrong."""
     seats = rnd.seats
-    names = [s.player for s in seats]
-    size = len(seats[0].cards) if seats else 0
-    cards = [c for s in seats for c in s.cards]
+    if len(seats) < 2:
+        return False
+    names = {s.player for s in seats}
+    size = len(seats[0].cards)
+    cards = []
+    for s in seats:
+        if len(s.cards) != size:
+            return False
+        cards += s.cards
     return (
-        len(names) >= 2
+        len(names) == len(seats)
         and players.issuperset(names)
-        and len(set(names)) == len(names)
         and rnd.dealer in names
         and deck.issuperset(cards)
         and len(set(cards)) == len(cards)
         and 2 <= size <= 4
-        and all(len(s.cards) == size for s in seats)
         and len(rnd.betting) <= size - 1
-        and {a.player for actions in rnd.betting for a in actions}.issubset(names)
+        and names.issuperset([a.player for actions in rnd.betting for a in actions])
     )
 
 
@@ -94,7 +98,8 @@ def _contender(
             issues.append(issue)
         one, other = other, one
     single, kinds = ranking.single, ranking.kinds
-    a, b = (single[kinds[c]] for c in one.cards)
+    first, second = one.cards
+    a, b = single[kinds[first]], single[kinds[second]]
     return Contender(
         seat.player, special, one.strength, other.strength, (a, b) if a >= b else (b, a)
     )

@@ -53,9 +53,12 @@ def fast_betting(
             return None
         last = start
         opened = closed = False
+        checks_only = True
         to_act = set(active)
         for action in actions:
             p, act = action.player, action.act
+            if act != CHECK:
+                checks_only = False
             if closed or p in folded or p in all_in:
                 return None
             if act != ESCAPE:
@@ -111,9 +114,7 @@ def fast_betting(
                 closed = True
         if not closed and to_act:
             return None
-        if all(a.act == CHECK for a in actions) and not any(
-            p in all_in for p in seats if p not in folded
-        ):
+        if checks_only and not any(p in all_in for p in seats if p not in folded):
             state.void = True
             return state
     return state
