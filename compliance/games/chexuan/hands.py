@@ -197,11 +197,11 @@ class Ranking:
         key = frozenset(cards)
         found = self._specials.get(key)
         if found is None:
-            kinds = tuple(sorted([self.kinds[c] for c in key]))
-            found = self._by_kinds.get(kinds)
+            kinds = sorted([self.kinds[c] for c in key])
+            found = self._by_kinds.get(tuple(kinds))
             if found is None:
-                four = self._four(tuple(sorted(key)))
-                found = self._by_kinds[kinds] = (four.special_rank, four.sanhua)
+                _, rank, sanhua = self._special(kinds)
+                found = self._by_kinds[tuple(kinds)] = (rank, sanhua)
             self._specials[key] = found
         return found
 
@@ -212,7 +212,11 @@ class Ranking:
             self.split((a, c), (b, d)),
             self.split((a, d), (b, c)),
         )
-        kinds = [self.kinds[x] for x in cards]
+        special, rank, sanhua = self._special([self.kinds[x] for x in cards])
+        return FourCards(cards, splits, special, rank, sanhua)
+
+    def _special(self, kinds: list[str]) -> tuple[str | None, int, str | None]:
+        """The special hand, its rank and any 三花 of four cards' kinds."""
         special, rank = None, 0
         for i, (name, option) in enumerate(SPECIALS):
             if option in self.rules.specials and SPECIAL_TESTS[name](kinds):
@@ -221,7 +225,7 @@ class Ranking:
         sanhua = None
         if self.rules.sanhua:
             sanhua = next((n for n, need in SANHUA.items() if set(need) <= set(kinds)), None)
-        return FourCards(cards, splits, special, rank, sanhua)
+        return special, rank, sanhua
 
     def order_cards(self, cards: Iterable[str]) -> list[str]:
         return sort_by_single(cards, self)
