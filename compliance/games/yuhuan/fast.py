@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from compliance.domain.rounds import Integrity
 from compliance.errors import DealError
 from compliance.games.yuhuan.breaches import check_chows, check_win_flags, illegal
+from compliance.games.yuhuan.fast_win import fast_decompositions
 from compliance.games.yuhuan.options import YuhuanOptions, wild_tai
 from compliance.games.yuhuan.record import YuhuanHand, YuhuanMeld, YuhuanRound, meld_of
 from compliance.games.yuhuan.score import HandContext
@@ -36,7 +37,6 @@ from compliance.games.yuhuan.win import (
     PAIR,
     PUNG,
     Meld,
-    decompositions,
 )
 
 WIND_SEATS = {"1z": 0, "2z": 1, "3z": 2, "4z": 3}
@@ -296,7 +296,7 @@ def best_total(ctx: HandContext, o: YuhuanOptions, t: Tables | None = None) -> i
     open_pungs, concealed_pungs = sets[PUNG][1], sets[PUNG][0]
     best_key = (-1, -1, -1)
     found = False
-    for concealed in decompositions(ctx.counts, ctx.wildcards, seat, ctx.flower_kind):
+    for concealed in fast_decompositions(ctx.counts, ctx.wildcards, seat, ctx.flower_kind):
         hu, tai, suits, chows, winds = hu0, tai0, suits0, chows0, winds0
         waits: list[tuple[int, bool]] = []  # where the winning tile can sit: (胡 of the wait, 两面)
         for kind, tile, mask, _ in concealed:

@@ -19,11 +19,13 @@ from hypothesis import strategies as st
 from compliance.errors import DealError
 from compliance.games.yuhuan import GAME, settle_round
 from compliance.games.yuhuan.fast import best_total, fast_settle, loser_total, tables_for
+from compliance.games.yuhuan.fast_win import fast_decompositions
 from compliance.games.yuhuan.options import YuhuanOptions
 from compliance.games.yuhuan.record import YuhuanRound, hand_context
 from compliance.games.yuhuan.score import best_scoring, loser_scoring
 from compliance.games.yuhuan.simulator import simulate
-from compliance.games.yuhuan.tiles import INDEX, TILES, flower_kind
+from compliance.games.yuhuan.tiles import INDEX, KINDS, TILES, WHITE, flower_kind
+from compliance.games.yuhuan.win import decompositions
 from tests.builders_yuhuan import PLAYERS, session_of
 
 small = st.integers(0, 40)
@@ -174,3 +176,43 @@ def test_the_replay_gives_what_the_reference_gives_round_by_round(seed):
         assert [i for i in result.issues if i.check != "wrong_banker"][: len(out.issues)] == (
             out.issues
         )
+
+
+@st.composite
+def concealed_hands(draw):
+    """Tile counts of 2 to 17 tiles in at most a few suits, and the 財神 among them."""
+    flower = draw(st.sampled_from([WHITE, WHITE + 2]))
+    kinds = draw(st.lists(st.integers(0, KINDS - 1).filter(lambda t: t != flower), max_size=6))
+    counts = [0] * KINDS
+    for tile in kinds:
+        counts[tile] = min(4, counts[tile] + draw(st.integers(1, 4)))
+    wildcards = draw(st.integers(0, 4))
+    return counts, wildcards, draw(st.sampled_from([27, 28, 29, 30])), flower
+
+
+@settings(max_examples=500, deadline=None)
+@given(concealed_hands())
+def test_fast_decompositions_equal_the_reference_in_order(hand):
+    counts, wildcards, seat, flower = hand
+    assert fast_decompositions(counts, wildcards, seat, flower) == list(
+        decompositions(counts, wildcards, seat, flower)
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_fast_decompositions_equal_the_reference_on_simulated_winners(seed):
+    for rnd in rounds_of(seed, 20, 0.0):
+        for hand in rnd.hands:
+            winner = rnd.win is not None and rnd.win.player == hand.player
+            ctx = hand_context(
+                hand.tiles,
+                hand.melds,
+                hand.flowers,
+                hand.wind,
+                rnd.wildcard,
+                "",
+                17 if winner else 16,
+            )
+            args = (ctx.counts, ctx.wildcards, ctx.seat, ctx.flower_kind)
+            assert fast_decompositions(*args) == list(decompositions(*args))
