@@ -182,16 +182,26 @@ def showdown_deltas(
     by_tail = groups_of(tail_order(contenders))
     groups = groups_of(head_order(contenders), True) if by_head else by_tail
     for i, group in enumerate(groups):
-        first = group[0]
+        a = group[0]
         names = [c.player for c in group]
         for later in groups[i + 1 :]:
-            for q in later:
-                result = outcome(first, q, tail_decides)
+            for b in later:
+                if a.special != b.special:  # `outcome(a, b, tail_decides)`, inline
+                    result = 1 if a.special > b.special else -1
+                else:
+                    head = (a.head > b.head) - (a.head < b.head)
+                    tail = (a.tail > b.tail) - (a.tail < b.tail)
+                    if head == tail or tail == 0:
+                        result = head
+                    elif head == 0:
+                        result = tail
+                    else:
+                        result = tail if tail_decides else 0
                 if result > 0:
-                    pay(q.player, names)
+                    pay(b.player, names)
                 elif result < 0:
                     for p in names:
-                        pay(p, [q.player])
+                        pay(p, [b.player])
     if folded:
         tail_groups = [[c.player for c in group] for group in by_tail]
         for f in folded:
