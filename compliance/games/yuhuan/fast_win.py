@@ -1,10 +1,11 @@
 """快拆: `win.decompositions` as a list, with the branches that cannot hold skipped up front.
 
 The same loops over the pair's suit and the 財神 each suit takes, over the same
-memoised per-suit decompositions and 財神-only melds, so the same
-decompositions in the same order; what it saves is the set-up: a suit's needs
-read once, a pair's suit whose needs alone exceed the 財神 held never
-expanded, and no generator between it and the scorer.
+per-suit decompositions and 財神-only melds, so the same decompositions (a
+suit's may come in another order: 筒 and 条 are 万's shifted); what it saves is
+the set-up (a suit's needs read once, a pair's suit whose needs alone exceed
+the 財神 held never expanded, no generator between it and the scorer) and,
+in a fresh process, most of the per-suit searches.
 `tests/unit/games/test_yuhuan_fast.py` holds it equal to `decompositions`.
 """
 
@@ -19,6 +20,32 @@ from compliance.games.yuhuan.win import (
     suit_decompositions,
     suit_need,
 )
+
+_shifted: dict[tuple[int, tuple[int, ...], int, bool], tuple[tuple[Meld, ...], ...]] = {}
+MAX_SHIFTED = 200_000
+
+
+def suit_parts(
+    suit: int, key: tuple[int, ...], wild: int, pair: bool
+) -> tuple[tuple[Meld, ...], ...]:
+    """`suit_decompositions`, with 筒 and 条 read off 万's: the three suits decompose alike, so
+    a rank pattern met in one suit costs a shift of the tiles, not a new search, in another."""
+    at = (suit, key, wild, pair)
+    found = _shifted.get(at)
+    if found is None:
+        if suit in (1, 2):
+            off = 9 * suit
+            found = tuple(
+                tuple((kind, tile + off, mask, shown) for kind, tile, mask, shown in melds)
+                for melds in suit_decompositions(0, key, wild, pair)
+            )
+        else:
+            found = suit_decompositions(suit, key, wild, pair)
+        if len(_shifted) >= MAX_SHIFTED:
+            _shifted.clear()
+        _shifted[at] = found
+    return found
+
 
 NO_TILES = (0, 0, 0, 0, 0, 0, 0, 0, 0)
 NO_HONOURS = NO_TILES[:7]
@@ -66,7 +93,7 @@ def fast_decompositions(
             if left < 0 or left % 3:
                 continue
             parts = [
-                suit_decompositions(suit, key, k, i == pair_at)
+                suit_parts(suit, key, k, i == pair_at)
                 for i, ((suit, key), k) in enumerate(zip(keys, split, strict=True))
             ]
             extras: Sequence[tuple[Meld, ...]] = NOTHING
