@@ -1,7 +1,8 @@
 """变色龙: the shedding game of seed 003, deal by deal (docs/games/bianselong.md).
 
 `engine` replays the deals and their penalty totals, `table` is the
-play-by-play state machine the replay and the simulator share; `options` and
+play-by-play state machine the replay and the simulator share (`fast` plays a
+deal without breaches out in one loop, equal to it); `options` and
 `record` are the variant and the round record; `simulator` makes sessions.
 """
 

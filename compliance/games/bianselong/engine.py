@@ -19,6 +19,7 @@ from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, Integr
 from compliance.errors import DealError, LogError
 from compliance.games import cards
 from compliance.games.base import Engine, compare_claims, decode_rounds
+from compliance.games.bianselong.fast import fast_deal, points_table
 from compliance.games.bianselong.options import (
     DEFAULT_PRESET,
     PRESETS,
@@ -63,12 +64,13 @@ class Bianselong(Engine):
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
         opts = self.options_for(session.variant)
+        values = points_table(opts)
         seats = [p.id for p in session.players]
         totals = dict.fromkeys(seats, 0)
         for index, deal in enumerate(decode_rounds(session.rounds, BianselongDeal), 1):
             if deal.new_game:
                 totals = dict.fromkeys(seats, 0)
-            yield self._replay_deal(index, deal, seats, totals, opts)
+            yield self._replay_deal(index, deal, seats, totals, opts, values)
 
     def _replay_deal(
         self,
@@ -77,6 +79,7 @@ class Bianselong(Engine):
         seats: list[str],
         totals: dict[str, int],
         opts: BianselongOptions,
+        values: dict[str, int],
     ) -> RoundResult:
         strangers = [p for p in deal.hands if p not in totals]
         if strangers:
@@ -97,18 +100,13 @@ class Bianselong(Engine):
             if totals[p] >= opts.out_at
         ]
         issues = [Integrity(index, ILLEGAL_ACTION, text) for text in problems]
-        try:
-            table = Table.deal(opts, order, deal.hands, deal.starter, deal.decks)
-            for number, play in enumerate(deal.plays, 1):
-                for text in table.apply(play):
-                    detail = f"round {index} play {number}: {text}"
-                    issues.append(Integrity(index, ILLEGAL_ACTION, detail, (play.player,)))
-        except DealError as exc:
-            raise DealError(f"round {index}: {exc}") from None
-        if table.winner is None:
+        played = fast_deal(opts, order, deal.hands, deal.starter, deal.decks, deal.plays, values)
+        if played is None:  # a breach or an impossible play: `Table` words it
+            played = self._play_out(index, deal, order, opts, issues)
+        winner, penalties = played
+        if winner is None:
             issues.append(Integrity(index, ILLEGAL_ACTION, f"round {index}: no player went out"))
-        penalties = table.penalties()
-        deltas = settle_penalties(table.winner, penalties, opts.stake_per_point)
+        deltas = settle_penalties(winner, penalties, opts.stake_per_point)
         for player, points in penalties.items():
             totals[player] += points
         mismatch = compare_claims(index, deltas, deal.claimed)
@@ -118,6 +116,25 @@ class Bianselong(Engine):
             issues += self._check_penalties(index, penalties, deal.penalties)
         stakes = dict.fromkeys(order, opts.stake_per_point)
         return RoundResult(index, deltas, stakes, rake=deal.rake, issues=issues)
+
+    @staticmethod
+    def _play_out(
+        index: int,
+        deal: BianselongDeal,
+        order: list[str],
+        opts: BianselongOptions,
+        issues: list[Integrity],
+    ) -> tuple[str | None, dict[str, int]]:
+        """The deal driven through `Table` play by play, every breach an issue."""
+        try:
+            table = Table.deal(opts, order, deal.hands, deal.starter, deal.decks)
+            for number, play in enumerate(deal.plays, 1):
+                for text in table.apply(play):
+                    detail = f"round {index} play {number}: {text}"
+                    issues.append(Integrity(index, ILLEGAL_ACTION, detail, (play.player,)))
+        except DealError as exc:
+            raise DealError(f"round {index}: {exc}") from None
+        return table.winner, table.penalties()
 
     @staticmethod
     def _check_penalties(

@@ -17,7 +17,9 @@ def is_suit(value: object) -> TypeGuard[Suit]:
     return value in ("S", "H", "C", "D")
 
 
-class BianselongPlay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+class BianselongPlay(
+    msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True, gc=False
+):
     """出牌: one turn. A card, cards drawn, or neither (a turn lost to an 8)."""
 
     player: str
@@ -26,7 +28,7 @@ class BianselongPlay(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, o
     draw: list[cards.Card] = []
 
 
-class BianselongDeal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class BianselongDeal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """一局: the deal, every turn until a player goes out, and the platform's result.
 
     `claimed` is the money per player in points; `penalties` the penalty

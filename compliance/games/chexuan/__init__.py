@@ -1,7 +1,8 @@
 """扯旋 (chexuan): Sichuan's 32-card game of head and tail, seed 001 (docs/games/chexuan.md).
 
 `engine` replays sessions; `hands` ranks two and four cards, `betting` replays
-the betting rounds, `settle` pays the showdown 尾大吃皮; `options` and
+the betting rounds (`fast_betting` the same in one loop where nothing is
+breached), `settle` pays the showdown 尾大吃皮; `options` and
 `record` are the variant and the round record; `simulator` makes sessions.
 """
 

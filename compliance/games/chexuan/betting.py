@@ -29,7 +29,7 @@ TIMEOUT: Final = "超时"
 ESCAPE: Final = "逃跑"
 
 
-class ChexuanAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class ChexuanAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """发话: one action; `amount` is the chips it adds (required for 大)."""
 
     player: str

@@ -17,14 +17,15 @@ from compliance.errors import DealError
 from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import duplicates
 from compliance.games.chexuan.betting import Betting, replay_betting
-from compliance.games.chexuan.hands import FourCards, Ranking
+from compliance.games.chexuan.fast_betting import fast_betting
+from compliance.games.chexuan.hands import Ranking
 from compliance.games.chexuan.options import ChexuanOptions
 from compliance.games.chexuan.record import ChexuanRound, ChexuanSeat
 from compliance.games.chexuan.settle import (
     Contender,
     groups_of,
-    settle_showdown,
     share,
+    showdown_deltas,
     tail_order,
 )
 from compliance.games.head_tail import logged_split, smaller_head
@@ -60,22 +61,47 @@ def _validate(index: int, rnd: ChexuanRound, players: set[str], deck: set[str]) 
             raise DealError(f"round {index}: action by {action.player}, who is not seated")
 
 
+def _well_formed(rnd: ChexuanRound, players: set[str], deck: frozenset[str]) -> bool:
+    """What `_validate` checks, as one test; `_validate` says what is wrong."""
+    seats = rnd.seats
+    if len(seats) < 2:
+        return False
+    names = {s.player for s in seats}
+    size = len(seats[0].cards)
+    cards = []
+    for s in seats:
+        if len(s.cards) != size:
+            return False
+        cards += s.cards
+    return (
+        len(names) == len(seats)
+        and players.issuperset(names)
+        and rnd.dealer in names
+        and deck.issuperset(cards)
+        and len(set(cards)) == len(cards)
+        and 2 <= size <= 4
+        and len(rnd.betting) <= size - 1
+        and names.issuperset([a.player for actions in rnd.betting for a in actions])
+    )
+
+
 def _contender(
-    index: int, seat: ChexuanSeat, hand: FourCards, ranking: Ranking, issues: list[Integrity]
+    index: int, seat: ChexuanSeat, special: int, ranking: Ranking, issues: list[Integrity]
 ) -> Contender:
     """分牌: the logged split, swapped when its head is smaller ("服務器直接按該分牌自動排列")."""
     head, tail = logged_split(index, seat, "reached the showdown without a split")
-    issue = smaller_head(index, seat.player, ranking.two(*head), ranking.two(*tail))
-    if issue:
-        issues.append(issue)
-    split = ranking.split(head, tail)
-    singles = tuple(ranking.single[ranking.kinds[c]] for c in split.head.cards)
+    by_cards = ranking.by_cards
+    one, other = by_cards[head[0], head[1]], by_cards[tail[0], tail[1]]
+    if one.strength < other.strength:
+        issue = smaller_head(index, seat.player, one, other)
+        if issue:
+            issues.append(issue)
+        one, other = other, one
+    single, kinds = ranking.single, ranking.kinds
+    first, second = one.cards
+    a, b = single[kinds[first]], single[kinds[second]]
     return Contender(
-        seat.player,
-        hand.special_rank,
-        split.head.strength,
-        split.tail.strength,
-        (max(singles), min(singles)),
+        seat.player, special, one.strength, other.strength, (a, b) if a >= b else (b, a)
     )
 
 
@@ -84,7 +110,8 @@ def settle_round(
 ) -> tuple[RoundResult, int]:
     """One round: betting replayed, the showdown settled, the claim compared; returns the pool too."""
     ranking = options.ranking()
-    _validate(index, rnd, players, set(ranking.kinds))
+    if not _well_formed(rnd, players, ranking.deck):
+        _validate(index, rnd, players, set(ranking.kinds))
     names = [s.player for s in rnd.seats]
     issues: list[Integrity] = []
     if len(names) > options.max_players:
@@ -104,9 +131,10 @@ def settle_round(
                 Integrity(index, ILLEGAL_ACTION, f"{p}'s 簸簸 is below the 皮 {rnd.ante}", (p,))
             )
             rooms[p] = 0
-    betting = replay_betting(
-        names, rnd.dealer, rooms, rnd.betting, len(rnd.seats[0].cards) - 1, options.escape == "fold"
-    )
+    deal_rounds, escape_folds = len(rnd.seats[0].cards) - 1, options.escape == "fold"
+    betting = fast_betting(names, rnd.dealer, rooms, rnd.betting, deal_rounds, escape_folds)
+    if betting is None:  # a breach: the reference words it
+        betting = replay_betting(names, rnd.dealer, rooms, rnd.betting, deal_rounds, escape_folds)
     if betting.problem:
         issues.append(Integrity(index, ILLEGAL_ACTION, betting.problem))
     stakes = {p: rnd.ante + betting.bets[p] for p in names}
@@ -134,7 +162,8 @@ def settle_round(
         issues=issues,
         caps={s.player: s.cap for s in rnd.seats},
     )
-    claim = compare_claims(index, deltas, {s.player: s.claimed for s in rnd.seats})
+    claimed = {s.player: s.claimed for s in rnd.seats}
+    claim = compare_claims(index, deltas, claimed) if claimed != deltas else None
     if claim:
         issues.append(claim)
     return result, pool + carried
@@ -160,15 +189,15 @@ def _showdown(
         if len(rnd.seats[0].cards) != 4:
             raise DealError(f"round {index}: showdown with {len(rnd.seats[0].cards)} cards each")
         for p in live:
-            hand = ranking.four(seats[p].cards)
-            if hand.sanhua:
+            special, sanhua = ranking.specials(seats[p].cards)
+            if sanhua:
                 refunded.append(p)
             else:
-                contenders.append(_contender(index, seats[p], hand, ranking, issues))
+                contenders.append(_contender(index, seats[p], special, ranking, issues))
     else:
         contenders = [Contender(p, 0, 0, 0) for p in live]
     folded = [p for p in names if p in betting.folded] if contenders else []
-    deltas = settle_showdown(
+    deltas = showdown_deltas(
         {p: chips[p] for p in names if p not in refunded},
         contenders,
         folded,

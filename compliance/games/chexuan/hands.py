@@ -132,6 +132,7 @@ class Ranking:
     def __init__(self, rules: RankingRules) -> None:
         self.rules = rules
         self.kinds = kind_of_card(rules.red_three)
+        self.deck = frozenset(self.kinds)
         singles = STRICT_SINGLE_TIERS if rules.strict_ladder else SINGLE_TIERS
         self.single = {kind: len(singles) - i for i, tier in enumerate(singles) for kind in tier}
         ladder: list[tuple[Named, ...]] = list(LADDER)
@@ -145,7 +146,13 @@ class Ranking:
                 for a, b in combos:
                     self.named[_ordered(a, b)] = (name, len(ladder) - i)
         self.pairs: dict[frozenset[str], TwoCards] = self._pair_table()
+        self.by_cards: dict[tuple[str, str], TwoCards] = {}
+        for pair, two in self.pairs.items():
+            a, b = pair
+            self.by_cards[a, b] = self.by_cards[b, a] = two
         self._fours: dict[frozenset[str], FourCards] = {}
+        self._specials: dict[frozenset[str], tuple[int, str | None]] = {}
+        self._by_kinds: dict[tuple[str, ...], tuple[int, str | None]] = {}
 
     def _key(self, a: str, b: str) -> tuple[str, tuple[int, ...]]:
         ka, kb = self.kinds[a], self.kinds[b]
@@ -172,7 +179,7 @@ class Ranking:
         return a, b
 
     def two(self, a: str, b: str) -> TwoCards:
-        return self.pairs[frozenset((a, b))]
+        return self.by_cards[a, b]
 
     def split(self, first: Iterable[str], second: Iterable[str]) -> Split:
         one, other = self.two(*first), self.two(*second)
@@ -185,6 +192,19 @@ class Ranking:
             found = self._fours[key] = self._four(tuple(sorted(key)))
         return found
 
+    def specials(self, cards: Iterable[str]) -> tuple[int, str | None]:
+        """`four(cards)`'s special rank and 三花, which hang on the cards' kinds alone."""
+        key = frozenset(cards)
+        found = self._specials.get(key)
+        if found is None:
+            kinds = sorted([self.kinds[c] for c in key])
+            found = self._by_kinds.get(tuple(kinds))
+            if found is None:
+                _, rank, sanhua = self._special(kinds)
+                found = self._by_kinds[tuple(kinds)] = (rank, sanhua)
+            self._specials[key] = found
+        return found
+
     def _four(self, cards: tuple[str, ...]) -> FourCards:
         a, b, c, d = cards
         splits = (
@@ -192,7 +212,11 @@ class Ranking:
             self.split((a, c), (b, d)),
             self.split((a, d), (b, c)),
         )
-        kinds = [self.kinds[x] for x in cards]
+        special, rank, sanhua = self._special([self.kinds[x] for x in cards])
+        return FourCards(cards, splits, special, rank, sanhua)
+
+    def _special(self, kinds: list[str]) -> tuple[str | None, int, str | None]:
+        """The special hand, its rank and any 三花 of four cards' kinds."""
         special, rank = None, 0
         for i, (name, option) in enumerate(SPECIALS):
             if option in self.rules.specials and SPECIAL_TESTS[name](kinds):
@@ -201,7 +225,7 @@ class Ranking:
         sanhua = None
         if self.rules.sanhua:
             sanhua = next((n for n, need in SANHUA.items() if set(need) <= set(kinds)), None)
-        return FourCards(cards, splits, special, rank, sanhua)
+        return special, rank, sanhua
 
     def order_cards(self, cards: Iterable[str]) -> list[str]:
         return sort_by_single(cards, self)

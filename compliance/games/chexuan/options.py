@@ -32,6 +32,14 @@ class ChexuanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     di_jiu_wang: bool = False
 
     def ranking(self) -> Ranking:
+        found = _rankings.get(self)
+        if found is None:
+            if len(_rankings) > 64:
+                _rankings.clear()
+            found = _rankings[self] = self._ranking()
+        return found
+
+    def _ranking(self) -> Ranking:
         enabled = frozenset(o for _, o in SPECIALS if getattr(self, o))
         return ranking_for(
             RankingRules(
@@ -44,6 +52,8 @@ class ChexuanOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
             )
         )
 
+
+_rankings: dict[ChexuanOptions, Ranking] = {}
 
 PRESETS: dict[str, dict[str, Any]] = {
     "seed": {},

@@ -10,7 +10,7 @@ from compliance.logs.bounds import Points, SignedPoints
 Chips = Points
 
 
-class ChexuanSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class ChexuanSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """座位: a player, his 簸簸, his cards in deal order, his split and the claimed result."""
 
     player: str
@@ -21,11 +21,11 @@ class ChexuanSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     claimed: SignedPoints = 0
 
 
-class ChexuanRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class ChexuanRound(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
     """一局扯旋: seats in speaking order (counter-clockwise), the dealer, the ante and the betting."""
 
     dealer: str
     seats: list[ChexuanSeat]
     ante: Chips = 0
-    betting: list[list[ChexuanAction]] = []
+    betting: tuple[tuple[ChexuanAction, ...], ...] = ()
     rake: Chips = 0

@@ -148,3 +148,65 @@ def settle_showdown(
         deltas[loser] -= amount
         deltas[winner] += amount
     return deltas
+
+
+def showdown_deltas(
+    chips: dict[str, int],
+    contenders: Sequence[Contender],
+    folded: Sequence[str],
+    *,
+    tail_decides: bool = False,
+    by_head: bool = False,
+    share_by_stake: bool = False,
+) -> dict[str, int]:
+    """`settle_showdown` in one pass: deltas summed as the chips move, a lone winner's take
+    without `share`, the tail order's groups worked out once for every folded player."""
+    left = dict(chips)
+    deltas = dict.fromkeys(chips, 0)
+
+    def pay(loser: str, winners: list[str]) -> None:
+        if len(winners) == 1:
+            winner = winners[0]
+            amount = min(left[loser], chips[winner])
+            if amount > 0:
+                left[loser] -= amount
+                deltas[loser] -= amount
+                deltas[winner] += amount
+            return
+        for p, amount in share(winners, chips, left[loser], share_by_stake).items():
+            if amount:
+                left[loser] -= amount
+                deltas[loser] -= amount
+                deltas[p] += amount
+
+    by_tail = groups_of(tail_order(contenders))
+    groups = groups_of(head_order(contenders), True) if by_head else by_tail
+    for i, group in enumerate(groups):
+        a = group[0]
+        names = [c.player for c in group]
+        for later in groups[i + 1 :]:
+            for b in later:
+                if a.special != b.special:  # `outcome(a, b, tail_decides)`, inline
+                    result = 1 if a.special > b.special else -1
+                else:
+                    head = (a.head > b.head) - (a.head < b.head)
+                    tail = (a.tail > b.tail) - (a.tail < b.tail)
+                    if head == tail or tail == 0:
+                        result = head
+                    elif head == 0:
+                        result = tail
+                    else:
+                        result = tail if tail_decides else 0
+                if result > 0:
+                    pay(b.player, names)
+                elif result < 0:
+                    for p in names:
+                        pay(p, [b.player])
+    if folded:
+        tail_groups = [[c.player for c in group] for group in by_tail]
+        for f in folded:
+            for names in tail_groups:
+                if left[f] <= 0:
+                    break
+                pay(f, names)
+    return deltas

@@ -2,6 +2,8 @@
 
 `engine` replays rounds with the banker's succession, `win` finds winning
 decompositions, `score` counts 胡 and 台, `tiles` names the 136 tiles;
+`fast` and `fast_win` settle the replay's rounds in one pass (equal to
+`engine.settle_round`, the reference), `breaches` words illegal actions;
 `options` holds the scoring numbers and presets, `record` the round record;
 `simulator` makes sessions.
 """

@@ -10,26 +10,26 @@ differences. The bank passes on after every round except a 黄庄 without kongs
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
-from compliance.domain.rounds import ILLEGAL_ACTION, WRONG_BANKER, Integrity, RoundResult
+from compliance.domain.rounds import WRONG_BANKER, Integrity, RoundResult
 from compliance.errors import DealError, DecodeError
 from compliance.games.base import Engine, compare_claims, decode_rounds
+from compliance.games.yuhuan.breaches import WINDS_ORDER, check_chows, check_win_flags, illegal
+from compliance.games.yuhuan.fast import fast_settle, tables_for
 from compliance.games.yuhuan.options import YuhuanOptions, round_up
 from compliance.games.yuhuan.record import (
     YuhuanEvalHand,
     YuhuanRound,
-    YuhuanWin,
     check_tile_supply,
     hand_context,
 )
 from compliance.games.yuhuan.score import (
     WAIT_NAMES,
-    HandContext,
     Scoring,
     best_scoring,
     loser_scoring,
@@ -40,7 +40,6 @@ from compliance.games.yuhuan.tiles import INDEX, TILES, chinese, flower_kind
 from compliance.games.yuhuan.win import CONCEALED_KONG, KONG, MELD_SIZE
 from compliance.logs.records import Session, Variant
 
-WINDS_ORDER = ("1z", "2z", "3z", "4z")
 MELD_TYPES = ("chow", "pung", "kong", "concealed_kong", "pair")
 
 
@@ -99,11 +98,11 @@ def settle_round(
         )
         contexts[hand.player] = ctx
         out.has_kong |= any(m[0] in (KONG, CONCEALED_KONG) for m in ctx.exposed)
-        _check_chows(hand, seat, index, out.issues)
+        check_chows(hand, seat, index, out.issues)
     if win is None:
         if rnd.tiles_left != o.huang_tiles:
             out.issues.append(
-                _illegal(
+                illegal(
                     index,
                     f"no win but {rnd.tiles_left} tiles left, 黄庄 comes at {o.huang_tiles}",
                     players,
@@ -117,11 +116,11 @@ def settle_round(
     ctx.win_wild = win.tile == rnd.wildcard
     ctx.self_drawn = win.from_ is None
     ctx.kong_flower, ctx.robbed_kong = win.kong_flower, win.robbed_kong
-    _check_win_flags(rnd, win, ctx, o, index, out.issues)
+    check_win_flags(rnd, win, ctx, o, index, out.issues)
     best = best_scoring(ctx, o, itemise)
     if best is None:
         out.issues.append(
-            _illegal(
+            illegal(
                 index,
                 f"{win.player} declared a win with a hand that is not complete",
                 (win.player,),
@@ -139,63 +138,6 @@ def settle_round(
         players, {p: s.total for p, s in out.scorings.items()}, out.winner, out.chengbao
     )
     return out
-
-
-def _illegal(index: int, detail: str, players) -> Integrity:
-    return Integrity(round=index, check=ILLEGAL_ACTION, detail=detail, players=tuple(players))
-
-
-def _check_chows(hand, seat: Mapping[str, str], index: int, issues: list[Integrity]) -> None:
-    """吃牌只能吃上家: a chow is claimed only from the player before you."""
-    before = WINDS_ORDER[(WINDS_ORDER.index(hand.wind) - 1) % 4]
-    for meld in hand.melds:
-        if meld.type == "chow" and meld.from_ is not None and seat.get(meld.from_) != before:
-            issues.append(
-                _illegal(
-                    index,
-                    f"{hand.player} chowed {''.join(meld.tiles)} from {meld.from_}, not from 上家",
-                    (hand.player,),
-                )
-            )
-
-
-def _check_win_flags(
-    rnd: YuhuanRound,
-    win: YuhuanWin,
-    ctx: HandContext,
-    o: YuhuanOptions,
-    index: int,
-    issues: list[Integrity],
-) -> None:
-    """杠上开花 only self-drawn after a kong or 杠花; 拉杠 only on another's tile; no win after 黄庄.
-
-    `win` is the round's win (`rnd.win`, known to be there).
-    """
-    if win.kong_flower and (
-        win.from_ is not None
-        or not (ctx.flowers or any(m[0] in (KONG, CONCEALED_KONG) for m in ctx.exposed))
-    ):
-        issues.append(
-            _illegal(
-                index,
-                f"{win.player} claims 杠上开花 without a self-drawn replacement after a kong or 杠花",
-                (win.player,),
-            )
-        )
-        ctx.kong_flower = False
-    if win.robbed_kong and win.from_ is None:
-        issues.append(
-            _illegal(index, f"{win.player} claims 拉杠 on a self-drawn tile", (win.player,))
-        )
-        ctx.robbed_kong = False
-    if rnd.tiles_left < o.huang_tiles:
-        issues.append(
-            _illegal(
-                index,
-                f"a win with {rnd.tiles_left} tiles left, after 黄庄 at {o.huang_tiles}",
-                (win.player,),
-            )
-        )
 
 
 def explain(out: RoundOutcome) -> str:
@@ -218,16 +160,23 @@ class Yuhuan(Engine):
         o = self.options_for(session.variant)
         rounds = decode_rounds(session.rounds, YuhuanRound)
         known = {p.id for p in session.players}
+        tables = tables_for(o)
         ring: list[str] = []
         at = 0
         for index, rnd in enumerate(rounds, 1):
-            out = settle_round(rnd, o, index, known)
-            table = sorted(rnd.hands, key=lambda h: h.wind)
-            if sorted(ring) != sorted(h.player for h in table):
-                ring = [h.player for h in table]
+            fast = fast_settle(rnd, o, index, known, tables)
+            if fast is None:  # a fault to name, or a round to settle the long way
+                out = settle_round(rnd, o, index, known)
+                won, winner, has_kong, issues = out.deltas, out.winner, out.has_kong, out.issues
+                table = [h.player for h in sorted(rnd.hands, key=lambda h: h.wind)]
+            else:
+                won, winner, has_kong, issues = fast.deltas, fast.winner, fast.has_kong, fast.issues
+                table = list(fast.by_wind)
+            if sorted(ring) != sorted(table):
+                ring = table
                 at = 0
             elif rnd.banker != ring[at]:
-                out.issues.append(
+                issues.append(
                     Integrity(
                         index,
                         WRONG_BANKER,
@@ -236,23 +185,24 @@ class Yuhuan(Engine):
                     )
                 )
                 at = ring.index(rnd.banker)  # succession goes on from what the table did
-            deltas = {p: d * o.points_per_hu for p, d in out.deltas.items()}
-            mismatch = compare_claims(index, deltas, rnd.claimed)
+            stake = o.points_per_hu
+            deltas = {p: d * stake for p, d in won.items()}
+            mismatch = compare_claims(index, deltas, rnd.claimed) if rnd.claimed != deltas else None
             if mismatch is not None:
                 mismatch.detail += " — rules: " + explain(
                     settle_round(rnd, o, index, known, itemise=True)
                 )
-                out.issues.append(mismatch)
+                issues.append(mismatch)
             yield RoundResult(
                 index=index,
                 deltas=deltas,
-                stakes={p: o.points_per_hu for p in deltas},
+                stakes=dict.fromkeys(deltas, stake),
                 banker=rnd.banker,
                 rake=rnd.rake,
-                issues=out.issues,
+                issues=issues,
             )
-            keeps = (out.winner is None and not out.has_kong) or (
-                o.banker_keeps_on_win and out.winner == ring[at]
+            keeps = (winner is None and not has_kong) or (
+                o.banker_keeps_on_win and winner == ring[at]
             )
             if not keeps:
                 at = (at + 1) % 4

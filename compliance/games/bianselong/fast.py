@@ -1,0 +1,169 @@
+"""快速回放: a 变色龙 deal played out in one loop, for deals that break no rule.
+
+Equal to driving `Table` play by play wherever no play breaks a rule: the same
+winner and the same penalty points. Cards are looked up in tables of rank,
+suit and penalty points; hands, stock and counts are plain dicts and integers.
+At the first play `Table.apply` would report (out of turn, a card that does
+not match, a draw while holding a playable card …) or refuse (a card not
+held or not in the stock) it returns None, and the engine replays the deal
+with `Table`, which words it. `tests/unit/games/test_bianselong_fast.py`
+holds the two equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from compliance.games import cards
+from compliance.games.bianselong.options import BianselongOptions
+from compliance.games.bianselong.record import BianselongPlay
+from compliance.games.bianselong.table import card_points
+
+RANK: dict[str, str] = {c: cards.rank_of(c) for c in cards.ALL_CARDS}
+SUIT: dict[str, str | None] = {c: cards.suit_of(c) for c in cards.ALL_CARDS}
+
+
+def points_table(opts: BianselongOptions) -> dict[str, int]:
+    """罚分 of every card of the deck under these options."""
+    return {c: card_points(c, opts) for c in cards.STANDARD_52}
+
+
+def fast_deal(
+    opts: BianselongOptions,
+    order: list[str],
+    dealt: Mapping[str, Sequence[str]],
+    starter: str,
+    decks: int,
+    plays: Sequence[BianselongPlay],
+    points: Mapping[str, int],
+) -> tuple[str | None, dict[str, int]] | None:
+    """(winner, penalty points) of a deal without breaches; None where `Table` has something to say."""
+    stock: dict[str, int] = dict.fromkeys(cards.STANDARD_52, decks)
+    if not stock.get(starter):
+        return None
+    stock[starter] -= 1
+    hands: dict[str, dict[str, int]] = {}
+    held: dict[str, int] = {}
+    for p in order:
+        hand: dict[str, int] = {}
+        for c in dealt[p]:
+            n = stock.get(c, 0)
+            if not n:
+                return None
+            stock[c] = n - 1
+            hand[c] = hand.get(c, 0) + 1
+        hands[p] = hand
+        held[p] = len(dealt[p])
+    in_stock = sum(stock.values())
+    discard = [starter]
+    top = starter
+    named: str | None = SUIT[starter] if RANK[starter] == "J" else None
+    position: dict[str, int] = {}
+    for i, p in enumerate(order):
+        position.setdefault(p, i)
+    n_seats = len(order)
+    direction, turn, pending_draw, pending_skip = 1, -1, 0, False
+    winner: str | None = None
+    last = starter
+    seven_draw, stuck_draw, after_draw = opts.seven_draw, opts.stuck_draw, opts.play_after_draw
+    for play in plays:
+        p = play.player
+        card: str | None = play.card
+        if winner is not None or p not in hands or (turn >= 0 and p != order[turn]):
+            return None
+        turn = position[p]
+        drawn = play.draw
+        hand = hands[p]
+        if pending_draw:
+            if card is not None and not drawn:
+                if RANK.get(card) != "7":
+                    return None
+            else:
+                need = min(pending_draw, in_stock + len(discard) - 1)
+                if card is not None or len(drawn) != need:
+                    return None
+                pending_draw = 0
+        elif pending_skip:
+            pending_skip = False
+            if (card is not None or drawn) and (drawn or RANK.get(card or "") != "8"):
+                return None
+        else:
+            top_rank = RANK[top]
+            if drawn or card is None:
+                could = False
+                for c, k in hand.items():
+                    if k:
+                        rank = RANK[c]
+                        if (
+                            top_rank != "J"
+                            if rank == "J"
+                            else SUIT[c] == named
+                            if top_rank == "J"
+                            else rank == top_rank or SUIT[c] == SUIT[top]
+                        ):
+                            could = True
+                            break
+                if not drawn:  # a pass: only when nothing can be played or drawn
+                    if could or in_stock + len(discard) - 1:
+                        return None
+                elif (
+                    could
+                    or len(drawn) != min(stuck_draw, in_stock + len(discard) - 1)
+                    or (card is not None and not after_draw)
+                ):
+                    return None
+            if card is not None:
+                rank = RANK[card]
+                if not (
+                    top_rank != "J"
+                    if rank == "J"
+                    else SUIT.get(card) == named
+                    if top_rank == "J"
+                    else rank == top_rank or SUIT.get(card) == SUIT[top]
+                ):
+                    return None
+        for c in drawn:
+            if not in_stock and len(discard) > 1:
+                stock = {}
+                for d in discard[:-1]:
+                    stock[d] = stock.get(d, 0) + 1
+                in_stock = len(discard) - 1
+                discard = discard[-1:]
+            k = stock.get(c, 0)
+            if not k:
+                return None
+            stock[c] = k - 1
+            in_stock -= 1
+            hand[c] = hand.get(c, 0) + 1
+            held[p] += 1
+        if card is not None:
+            if not hand.get(card):
+                return None
+            hand[card] -= 1
+            held[p] -= 1
+            discard.append(card)
+            top = card
+            rank = RANK[card]
+            if rank == "7":
+                pending_draw += seven_draw
+            elif rank == "8":
+                pending_skip = True
+            elif rank == "A":
+                direction = -direction
+            elif rank == "J":
+                if play.suit is None and held[p]:
+                    return None
+                named = play.suit or SUIT[card]
+            if play.suit is not None and rank != "J":
+                return None
+            if not held[p]:
+                winner, last = p, card
+        if winner is None:
+            turn = (turn + direction) % n_seats
+    if winner is None:
+        return None, dict.fromkeys(order, 0)
+    factor = opts.last_jack_multiplier if RANK[last] == "J" else 1
+    return winner, {
+        p: 0 if p == winner else factor * sum(points[c] * k for c, k in hand.items())
+        for p, hand in hands.items()
+    }
