@@ -35,6 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench.*, run as 
 from bench.daily import daily_audits, print_daily
 from bench.floors import duckdb_floor, sqlite_alone
 from bench.games import engine_rates, print_rates
+from bench.resettle import duckdb_resettle
+from bench.scale import dask_against_pool, scaled
 from bench.targets import print_targets
 from bench.timing import Timing, best_of, median_timing, timed
 from compliance import ruledata
@@ -88,9 +90,12 @@ def stage_classify(path, auditor):
             auditor.audit(item)
 
 
-def stage_store(path, workers: int, url: str | None = None, keep: str | None = None) -> Timing:
+def stage_store(
+    path, workers: int, url: str | None = None, keep: str | None = None, dask: str | None = None
+) -> Timing:
     """The timing of an audit of `path` end to end into a fresh database (kept at `keep`, if
-    given); the CPU of worker processes is counted as children's."""
+    given), on a Dask cluster at `dask` if given; the CPU of worker processes is counted
+    as children's."""
     with tempfile.TemporaryDirectory() as tmp:
         engine = make_engine(url or f"sqlite:///{keep or tmp + '/bench.db'}")
         if url:
@@ -98,7 +103,7 @@ def stage_store(path, workers: int, url: str | None = None, keep: str | None = N
                 conn.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
         ensure_schema(engine)
         seeding.seed(SqlUnitOfWork(engine))
-        options = services.AuditOptions(workers=workers)
+        options = services.AuditOptions(workers=workers, dask=dask)
         timing, _ = timed(lambda: services.audit(SqlUnitOfWork(engine), [path], options))
         engine.dispose()
         return timing
@@ -194,6 +199,9 @@ def main() -> None:
     )
     parser.add_argument("--daily-sessions", type=int, default=1000, metavar="N")
     parser.add_argument(
+        "--no-dask", action="store_true", help="skip Dask against the pool (largest size)"
+    )
+    parser.add_argument(
         "--skip-stages", action="store_true", help="only the engines and the daily audit"
     )
     args = parser.parse_args()
@@ -235,10 +243,11 @@ def stages(args) -> dict:
             results[name.split()[0]] = rounds / t.cpu
             print(stage_line(name, rounds, t))
         judged = rounds / results["classify"]
-        serials, pars, ratios = [], [], []
+        serials, pars, ratios, sqls = [], [], [], []
         audited = os.path.join(tmp, "audited.db")
         for run in range(args.runs):  # interleaved: on a noisy host, paired ratios are what holds
             serials.append(stage_store(path, 1, keep=audited if run == 0 else None))
+            sqls.append(duckdb_resettle(path, 1))
             if args.workers > 1:
                 pars.append(stage_store(path, args.workers))
                 ratios.append(serials[-1].wall / pars[-1].wall)
@@ -291,6 +300,25 @@ def stages(args) -> dict:
                 f"{rounds / (judged + alone.cpu):,.0f} rounds/s: the best a stored one-core run "
                 "could do with this judging and these rows"
             )
+        if sqls[0] is not None:
+            sql = median_timing([t for t, _ in sqls])
+            ratio = median(a.cpu / t.cpu for a, (t, _) in zip(serials, sqls, strict=True))
+            results["resettle_ratio"] = results[f"resettle_ratio_{n}"] = ratio
+            found = sqls[-1][1]
+            note = (
+                f"; ours {ratio:.2f}× its CPU stored (paired runs); it found "
+                f"{found.settlement_mismatch} mismatched rounds, {found.wrong_banker} wrong bankers"
+            )
+            print(stage_line("DuckDB re-settling (SQL)", rounds, sql, note))
+        largest = max(args.sessions)
+        if n == largest and not args.no_dask and args.workers > 1:
+            results.update(dask_against_pool(path, rounds, args.workers, args.runs))
+    for more in args.sessions[1:]:
+        found = scaled(more, args.runs, args.workers, more == largest and not args.no_dask)
+        for key, value in found.items():
+            results.update({k: v for k, v in value.items() if k.startswith("dask")})
+            if key.startswith("resettle") and value:
+                results[f"resettle_ratio_{more}"] = value["ratio"]
     for n in args.sessions:
         mb = peak_memory(n)
         results[f"peak_mb_{n}"] = mb
