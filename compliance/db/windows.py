@@ -8,6 +8,7 @@ again.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
 
@@ -21,6 +22,7 @@ S = table_of(SessionRow)
 P = table_of(PlayerMetricsRow)
 WINDOW_FINDINGS = table_of(WindowFindingRow)
 CENT = Decimal("0.01")
+STREAM_ROWS = 2000
 
 
 def _money(value) -> Decimal:
@@ -169,12 +171,13 @@ def ledgers(
     end: date | None,
     read_from: date | None = None,
     run_id: int | None = None,
-) -> list[Ledger]:
+) -> Iterator[Ledger]:
     """Owners', platforms' and players' sessions by day, up to `end` and from `read_from`.
 
     With `run_id`, only the subjects with a session of that run, each ending on
     its latest session of the run (`end`, where given, instead); without, every
-    subject, ending on `end`.
+    subject, ending on `end`. One subject's ledger at a time, read from rows in
+    subject order, so memory does not grow with the store.
     """
     bounds: list[ColumnElement[bool]] = [S.c.platform.in_(sorted(platforms))]
     if end is not None:
@@ -188,16 +191,13 @@ def ledgers(
         ("owner", (S.c.platform, S.c.owner_id), S.c.owner_id.is_not(None)),
         ("platform", (S.c.platform,), true()),
     )
-    out: list[Ledger] = []
     for kind, keys, present in kinds:
         ends = _ends(conn, keys, S, and_(span, present, of_run), end)
-        books = {key: Ledger(kind, key[-1], key[0], day, read_from) for key, day in ends.items()}
-        for *key, day, place, venue, n, rake, fixed_fee, capital, minors in conn.execute(
+        grouped = (*keys, S.c.day, S.c.jurisdiction, S.c.venue)
+        entries = _stream(
+            conn,
             select(
-                *keys,
-                S.c.day,
-                S.c.jurisdiction,
-                S.c.venue,
+                *grouped,
                 func.count(),
                 func.sum(S.c.rake),
                 func.sum(S.c.fixed_fee),
@@ -205,50 +205,96 @@ def ledgers(
                 func.sum(S.c.minors),
             )
             .where(span, present)
-            .group_by(*keys, S.c.day, S.c.jurisdiction, S.c.venue)
-        ).all():
-            if (book := books.get(tuple(key))) is not None:
-                book.entries.append(
-                    Entry(
-                        day,
-                        place,
-                        n,
-                        _money(capital),
-                        rake=_money(rake),
-                        minors=int(minors or 0),
-                        venue=venue,
-                        fixed_fee=_money(fixed_fee),
-                    )
-                )
-        for *key, day, player in conn.execute(
+            .group_by(*grouped)
+            .order_by(*grouped),
+        )
+        people = _stream(
+            conn,
             select(*keys, S.c.day, P.c.player_id)
             .select_from(joined)
             .where(span, present)
             .distinct()
-        ).all():
-            if (book := books.get(tuple(key))) is not None:
-                book.people.setdefault(day, set()).add(player)
-        out += books.values()
+            .order_by(*keys),
+        )
+        width = len(keys)
+        for key, rows in _by_subject(entries, width):
+            day_end = ends.get(key)
+            book = None if day_end is None else Ledger(kind, key[-1], key[0], day_end, read_from)
+            for row in rows:
+                if book is not None:
+                    day, place, venue, n, rake, fixed_fee, capital, minors = row[width:]
+                    book.entries.append(
+                        Entry(
+                            day,
+                            place,
+                            n,
+                            _money(capital),
+                            rake=_money(rake),
+                            minors=int(minors or 0),
+                            venue=venue,
+                            fixed_fee=_money(fixed_fee),
+                        )
+                    )
+            for day, player in people.take(key, width):
+                if book is not None:
+                    book.people.setdefault(day, set()).add(player)
+            if book is not None and book.entries:
+                yield book
     player_keys = (P.c.platform, P.c.player_id)
     ends = _ends(conn, player_keys, joined, and_(span, of_run), end)
-    books = {key: Ledger("player", key[1], key[0], day, read_from) for key, day in ends.items()}
-    for platform, player, day, place, n, net, capital in conn.execute(
-        select(
-            *player_keys,
-            S.c.day,
-            P.c.jurisdiction,
-            func.count(),
-            func.sum(P.c.net),
-            func.sum(P.c.capital),
-        )
+    grouped = (*player_keys, S.c.day, P.c.jurisdiction)
+    player_rows = _stream(
+        conn,
+        select(*grouped, func.count(), func.sum(P.c.net), func.sum(P.c.capital))
         .select_from(joined)
         .where(span)
-        .group_by(*player_keys, S.c.day, P.c.jurisdiction)
-    ).all():
-        if (book := books.get((platform, player))) is not None:
+        .group_by(*grouped)
+        .order_by(*grouped),
+    )
+    for key, group in _by_subject(player_rows, 2):
+        day_end = ends.get(key)
+        if day_end is None:
+            continue
+        book = Ledger("player", key[1], key[0], day_end, read_from)
+        for _platform, _player, day, place, n, net, capital in group:
             book.entries.append(Entry(day, place, n, _money(capital), net=_money(net)))
-    out += books.values()
-    return [book for book in out if book.entries]
+        if book.entries:
+            yield book
+
+
+class _Rows:
+    """A query's rows in subject order, read as they are needed; `take` gives the rest of
+    a row after its key while the key is `key` (the rows of one subject)."""
+
+    def __init__(self, rows: Iterator):
+        self.rows = rows
+        self.head = next(rows, None)
+
+    def take(self, key: tuple, width: int) -> Iterator[tuple]:
+        while self.head is not None and tuple(self.head[:width]) == key:
+            row, self.head = self.head, next(self.rows, None)
+            yield tuple(row[width:])
+
+
+def _stream(conn: Connection, query) -> _Rows:
+    """The query's rows, fetched a batch at a time (a server-side cursor where there is one)."""
+    return _Rows(iter(conn.execute(query.execution_options(yield_per=STREAM_ROWS))))
+
+
+def _by_subject(rows: _Rows, width: int) -> Iterator[tuple[tuple, Iterator[tuple]]]:
+    """(key, its rows) for each run of rows with the same first `width` columns."""
+    while rows.head is not None:
+        key = tuple(rows.head[:width])
+        group = _rows_of(rows, key, width)
+        yield key, group
+        for _ in group:  # what the caller left unread
+            pass
+
+
+def _rows_of(rows: _Rows, key: tuple, width: int) -> Iterator[tuple]:
+    while rows.head is not None and tuple(rows.head[:width]) == key:
+        row, rows.head = rows.head, next(rows.rows, None)
+        yield tuple(row)
 
 
 def _ends(conn: Connection, keys, source, where, end: date | None) -> dict[tuple, date]:
@@ -301,7 +347,7 @@ class SqlWindowsRepository:
         end: date | None,
         read_from: date | None = None,
         run_id: int | None = None,
-    ) -> list[Ledger]:
+    ) -> Iterator[Ledger]:
         return ledgers(self.conn, platforms, end, read_from, run_id)
 
     def sessions_behind(self, figures: WindowFigures) -> list[str]:
