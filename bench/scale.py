@@ -41,17 +41,14 @@ def dask_against_pool(path: str, rounds: int, workers: int, runs: int) -> dict:
     start-up timed apart), interleaved; CPU of this process, its workers and the cluster's."""
     from bench.bench import stage_line, stage_store
     from bench.timing import timed
+    from compliance.service_layer.runners import local_cluster
 
     try:
-        from dask.distributed import LocalCluster
+        import distributed  # noqa: F401
     except ImportError:
         print("  (no Dask: pip install -e '.[dask]')")
         return {}
-    start, cluster = timed(
-        lambda: LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-    )
+    start, cluster = timed(lambda: local_cluster(workers))
     pools: list[Timing] = []
     dasks: list[Timing] = []
     try:
