@@ -199,6 +199,13 @@ def main() -> None:
     )
     parser.add_argument("--daily-sessions", type=int, default=1000, metavar="N")
     parser.add_argument(
+        "--memory-sessions",
+        type=int,
+        nargs="*",
+        metavar="N",
+        help="sizes for the peak memory of a fresh audit (default: --sessions; none: skip)",
+    )
+    parser.add_argument(
         "--no-dask", action="store_true", help="skip Dask against the pool (largest size)"
     )
     parser.add_argument(
@@ -319,7 +326,7 @@ def stages(args) -> dict:
             results.update({k: v for k, v in value.items() if k.startswith("dask")})
             if key.startswith("resettle") and value:
                 results[f"resettle_ratio_{more}"] = value["ratio"]
-    for n in args.sessions:
+    for n in args.sessions if args.memory_sessions is None else args.memory_sessions:
         mb = peak_memory(n)
         results[f"peak_mb_{n}"] = mb
         print(f"  peak memory, {n} sessions: {mb:.0f} MB")
