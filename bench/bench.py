@@ -138,10 +138,10 @@ def peak_memory(sessions: int) -> float:
     report this (much larger) benchmark process instead.
     """
     code = (
-        "import sys,tempfile; sys.argv=['x'];"
-        "from bench.bench import make_log, stage_store, high_water;"
-        f"d=tempfile.mkdtemp(); p=d+'/m.jsonl'; make_log(p, {sessions});"
-        "stage_store(p, 1);"
+        "import sys,tempfile; sys.argv=['x']\n"
+        "from bench.bench import make_log, stage_store, high_water\n"
+        "with tempfile.TemporaryDirectory() as d:\n"
+        f"    make_log(d + '/m.jsonl', {sessions}); stage_store(d + '/m.jsonl', 1)\n"
         "print(high_water())"
     )
     out = subprocess.run(
