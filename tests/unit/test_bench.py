@@ -126,3 +126,17 @@ def test_duckdb_resettlement_pays_each_presets_multipliers(tmp_path):
         assert found.settlement_mismatch == issues["settlement_mismatch"]
         assert found.illegal_action == issues["illegal_action"] > 0  # rake now beyond winnings
         assert found.wrong_banker == issues["wrong_banker"]
+
+
+def test_scale_pairs_the_audit_with_the_sql_and_dask_with_the_pool(tmp_path, capsys):
+    from bench import scale
+    from bench.bench import make_log
+
+    path = str(tmp_path / "log.jsonl")
+    rounds = make_log(path, 6)
+    paired = scale.against_sql(path, rounds, 1, "6:")
+    assert paired["audit_cpu"] > 0 and paired["sql_cpu"] > 0 and paired["ratio"] > 0
+    dask = scale.dask_against_pool(path, rounds, 2, 1)
+    assert dask["dask_cpu_ratio"] > 0 and dask["dask_start_wall"] > 0
+    out = capsys.readouterr().out
+    assert "DuckDB re-settling" in out and "Dask, 2 workers" in out and "start-up" in out
