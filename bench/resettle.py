@@ -29,7 +29,7 @@ COLUMNS = """{
 }"""
 
 MACROS = """
--- 点数 and 比大小: A = 1 … K = 13; index (rank − 1) × 4 + suit, 黑桃 3 > 红桃 2 > 梅花 1 > 方片 0
+-- 点数 and 花色: A = 1 … K = 13; the highest card is the greatest 4 × rank + suit, 黑桃 3 > 红桃 2 > 梅花 1 > 方片 0
 CREATE OR REPLACE TEMP MACRO card_rank(c) AS CASE c[2:]
     WHEN 'A' THEN 1 WHEN 'J' THEN 11 WHEN 'Q' THEN 12 WHEN 'K' THEN 13
     ELSE CAST(c[2:] AS INTEGER) END;
