@@ -177,7 +177,9 @@ def ledgers(
     With `run_id`, only the subjects with a session of that run, each ending on
     its latest session of the run (`end`, where given, instead); without, every
     subject, ending on `end`. One subject's ledger at a time, read from rows in
-    subject order, so memory does not grow with the store.
+    subject order, so memory does not grow with the store; of the players seen,
+    each only on his last day up to the ledger's end, which is all a window's
+    count of distinct players needs (a platform's days would hold every session's).
     """
     bounds: list[ColumnElement[bool]] = [S.c.platform.in_(sorted(platforms))]
     if end is not None:
@@ -235,10 +237,13 @@ def ledgers(
                             fixed_fee=_money(fixed_fee),
                         )
                     )
+            latest: dict[str, date] = {}
             for day, player in people.take(key, width):
-                if book is not None:
-                    book.people.setdefault(day, set()).add(player)
+                if book is not None and day <= book.end and latest.get(player, day) <= day:
+                    latest[player] = day
             if book is not None and book.entries:
+                for player, day in latest.items():  # a window from any day counts him once
+                    book.people.setdefault(day, set()).add(player)
                 yield book
     player_keys = (P.c.platform, P.c.player_id)
     ends = _ends(conn, player_keys, joined, and_(span, of_run), end)
