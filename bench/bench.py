@@ -3,9 +3,12 @@
 Simulates N six-player 斗牛 sessions with `compliance simulate`'s generator,
 then times, on one core: decode, settle, metrics, classification and
 storage (the whole `audit` into a fresh SQLite file), each stage including
-the ones before it. DuckDB computes only the per-player aggregates over the
-same file: the floor a pure aggregation engine sets. Peak memory of the end
-to end audit is measured in a child process at two sizes. Every stage is
+the ones before it. DuckDB computes the per-player aggregates over the same
+file (the floor a pure aggregation engine sets) and, interleaved with the
+stored audit at every size, re-settles every round in SQL (bench/resettle.py);
+at the largest size `--workers` runs beside the same audit on a local Dask
+cluster started beforehand (bench/scale.py). Peak memory of the end to end
+audit is measured in a child process at each size. Every stage is
 timed in CPU (this process's, and its workers' as children's) beside wall time.
 Then each engine's rounds/s of `compliance games settle` (bench/games.py) and a
 daily audit of 1,000 sessions on stores of 0 / 16,000 / 64,000 (bench/daily.py).
@@ -321,8 +324,8 @@ def stages(args) -> dict:
         if n == largest and not args.no_dask and args.workers > 1:
             results.update(dask_against_pool(path, rounds, args.workers, args.runs))
     for more in args.sessions[1:]:
-        found = scaled(more, args.runs, args.workers, more == largest and not args.no_dask)
-        for key, value in found.items():
+        larger = scaled(more, args.runs, args.workers, more == largest and not args.no_dask)
+        for key, value in larger.items():
             results.update({k: v for k, v in value.items() if k.startswith("dask")})
             if key.startswith("resettle") and value:
                 results[f"resettle_ratio_{more}"] = value["ratio"]
