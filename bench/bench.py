@@ -3,9 +3,12 @@
 Simulates N six-player 斗牛 sessions with `compliance simulate`'s generator,
 then times, on one core: decode, settle, metrics, classification and
 storage (the whole `audit` into a fresh SQLite file), each stage including
-the ones before it. DuckDB computes only the per-player aggregates over the
-same file: the floor a pure aggregation engine sets. Peak memory of the end
-to end audit is measured in a child process at two sizes. Every stage is
+the ones before it. DuckDB computes the per-player aggregates over the same
+file (the floor a pure aggregation engine sets) and, interleaved with the
+stored audit at every size, re-settles every round in SQL (bench/resettle.py);
+at the largest size `--workers` runs beside the same audit on a local Dask
+cluster started beforehand (bench/scale.py). Peak memory of the end to end
+audit is measured in a child process at each size. Every stage is
 timed in CPU (this process's, and its workers' as children's) beside wall time.
 The share of the demo log's player-sessions that the per-rule-set judge left
 to the per-player reference is printed beside the stages (target < 1 %).
@@ -37,6 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench.*, run as 
 from bench.daily import daily_audits, print_daily
 from bench.floors import duckdb_floor, sqlite_alone
 from bench.games import engine_rates, print_rates
+from bench.resettle import duckdb_resettle
+from bench.scale import dask_against_pool, scaled
 from bench.targets import print_targets
 from bench.timing import Timing, best_of, median_timing, timed
 from compliance import ruledata
@@ -106,9 +111,12 @@ def reference_share(sessions: int = 2000, seed: int = 1) -> float:
         return auditor.judge.share
 
 
-def stage_store(path, workers: int, url: str | None = None, keep: str | None = None) -> Timing:
+def stage_store(
+    path, workers: int, url: str | None = None, keep: str | None = None, dask: str | None = None
+) -> Timing:
     """The timing of an audit of `path` end to end into a fresh database (kept at `keep`, if
-    given); the CPU of worker processes is counted as children's."""
+    given), on a Dask cluster at `dask` if given; the CPU of worker processes is counted
+    as children's."""
     with tempfile.TemporaryDirectory() as tmp:
         engine = make_engine(url or f"sqlite:///{keep or tmp + '/bench.db'}")
         if url:
@@ -116,7 +124,7 @@ def stage_store(path, workers: int, url: str | None = None, keep: str | None = N
                 conn.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
         ensure_schema(engine)
         seeding.seed(SqlUnitOfWork(engine))
-        options = services.AuditOptions(workers=workers)
+        options = services.AuditOptions(workers=workers, dask=dask)
         timing, _ = timed(lambda: services.audit(SqlUnitOfWork(engine), [path], options))
         engine.dispose()
         return timing
@@ -151,10 +159,10 @@ def peak_memory(sessions: int) -> float:
     report this (much larger) benchmark process instead.
     """
     code = (
-        "import sys,tempfile; sys.argv=['x'];"
-        "from bench.bench import make_log, stage_store, high_water;"
-        f"d=tempfile.mkdtemp(); p=d+'/m.jsonl'; make_log(p, {sessions});"
-        "stage_store(p, 1);"
+        "import sys,tempfile; sys.argv=['x']\n"
+        "from bench.bench import make_log, stage_store, high_water\n"
+        "with tempfile.TemporaryDirectory() as d:\n"
+        f"    make_log(d + '/m.jsonl', {sessions}); stage_store(d + '/m.jsonl', 1)\n"
         "print(high_water())"
     )
     out = subprocess.run(
@@ -212,6 +220,16 @@ def main() -> None:
     )
     parser.add_argument("--daily-sessions", type=int, default=1000, metavar="N")
     parser.add_argument(
+        "--memory-sessions",
+        type=int,
+        nargs="*",
+        metavar="N",
+        help="sizes for the peak memory of a fresh audit (default: --sessions; none: skip)",
+    )
+    parser.add_argument(
+        "--no-dask", action="store_true", help="skip Dask against the pool (largest size)"
+    )
+    parser.add_argument(
         "--skip-stages", action="store_true", help="only the engines and the daily audit"
     )
     args = parser.parse_args()
@@ -258,10 +276,11 @@ def stages(args) -> dict:
             f"  {'judged per player':<22} {results['reference_share']:.2%} of the demo log's "
             "player-sessions went to the per-player reference (target < 1 %)"
         )
-        serials, pars, ratios = [], [], []
+        serials, pars, ratios, sqls = [], [], [], []
         audited = os.path.join(tmp, "audited.db")
         for run in range(args.runs):  # interleaved: on a noisy host, paired ratios are what holds
             serials.append(stage_store(path, 1, keep=audited if run == 0 else None))
+            sqls.append(duckdb_resettle(path, 1))
             if args.workers > 1:
                 pars.append(stage_store(path, args.workers))
                 ratios.append(serials[-1].wall / pars[-1].wall)
@@ -314,7 +333,26 @@ def stages(args) -> dict:
                 f"{rounds / (judged + alone.cpu):,.0f} rounds/s: the best a stored one-core run "
                 "could do with this judging and these rows"
             )
-    for n in args.sessions:
+        if sqls[0] is not None:
+            sql = median_timing([t for t, _ in sqls])
+            ratio = median(a.cpu / t.cpu for a, (t, _) in zip(serials, sqls, strict=True))
+            results["resettle_ratio"] = results[f"resettle_ratio_{n}"] = ratio
+            found = sqls[-1][1]
+            note = (
+                f"; ours {ratio:.2f}× its CPU stored (paired runs); it found "
+                f"{found.settlement_mismatch} mismatched rounds, {found.wrong_banker} wrong bankers"
+            )
+            print(stage_line("DuckDB re-settling (SQL)", rounds, sql, note))
+        largest = max(args.sessions)
+        if n == largest and not args.no_dask and args.workers > 1:
+            results.update(dask_against_pool(path, rounds, args.workers, args.runs))
+    for more in args.sessions[1:]:
+        larger = scaled(more, args.runs, args.workers, more == largest and not args.no_dask)
+        for key, value in larger.items():
+            results.update({k: v for k, v in value.items() if k.startswith("dask")})
+            if key.startswith("resettle") and value:
+                results[f"resettle_ratio_{more}"] = value["ratio"]
+    for n in args.sessions if args.memory_sessions is None else args.memory_sessions:
         mb = peak_memory(n)
         results[f"peak_mb_{n}"] = mb
         print(f"  peak memory, {n} sessions: {mb:.0f} MB")

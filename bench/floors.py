@@ -87,6 +87,7 @@ def duckdb_floor(path: str, runs: int = 3) -> Timing | None:
     def run():
         con = duckdb.connect()
         con.execute("SET threads=1")
+        con.execute("SET enable_progress_bar = false")
         con.execute(sql).fetchall()
         con.close()
 

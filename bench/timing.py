@@ -38,12 +38,34 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def live_descendants_cpu() -> dict[int, float]:
+    """User and system seconds so far of each process below this one that still runs
+    (a Dask cluster's nannies and workers, which outlive a timed run)."""
+    try:
+        import psutil
+    except ImportError:
+        return {}
+    seconds = {}
+    for child in psutil.Process().children(recursive=True):
+        try:
+            times = child.cpu_times()
+        except psutil.Error:
+            continue
+        seconds[child.pid] = times.user + times.system
+    return seconds
+
+
 def timed(fn: Callable[[], Any]) -> tuple[Timing, Any]:
-    """Run `fn` once; its timing and its result."""
-    kids, cpu, wall = children_cpu(), time.process_time(), time.perf_counter()
+    """Run `fn` once; its timing and its result. Children's CPU is that of the children
+    that ended during the run plus what the ones still running spent in it."""
+    live, kids = live_descendants_cpu(), children_cpu()
+    cpu, wall = time.process_time(), time.perf_counter()
     result = fn()
-    timing = Timing(time.perf_counter() - wall, time.process_time() - cpu, children_cpu() - kids)
-    return timing, result
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    kids = children_cpu() - kids
+    for pid, seconds in live_descendants_cpu().items():
+        kids += seconds - live.get(pid, 0.0)
+    return Timing(wall, cpu, kids), result
 
 
 def median_timing(timings: list[Timing]) -> Timing:

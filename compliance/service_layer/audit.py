@@ -131,6 +131,9 @@ def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
     return auditor
 
 
+WINDOW_BATCH = 1000
+
+
 def _ignore(_finding) -> None:
     pass
 
@@ -295,13 +298,15 @@ def _audit(
 
 def judge_windows(
     uow: UnitOfWork, book: RuleBook, options: AuditOptions, summary: AuditSummary, run_id: int
-) -> list[WindowFinding]:
+) -> Iterator[WindowFinding]:
     """Window findings from the stored sessions, for the run's room owners, platforms and
     players, each band over its own window back from the subject's latest session of the
-    run (or `as_of`): those the run did not meet keep the findings of the runs that did."""
+    run (or `as_of`): those the run did not meet keep the findings of the runs that did.
+    Stored WINDOW_BATCH at a time as they are made, then given, so that memory does not
+    grow with the subjects."""
     last = options.as_of or summary.last_day
     if last is None or not summary.platforms or options.window_days == 0:
-        return []
+        return
     read_from = read_limit(last, options.window_days)
     classifier = make_auditor(book, options).classifier
     findings: list[WindowFinding] = []
@@ -315,8 +320,17 @@ def judge_windows(
             used = ledger.figures(date.fromisoformat(finding.window_start or ""))
             finding.sessions = uow.windows.sessions_behind(used)
         findings.append(finding)
+        if len(findings) >= WINDOW_BATCH:
+            yield from _stored_windows(uow, run_id, findings, summary)
+            findings = []
+    yield from _stored_windows(uow, run_id, findings, summary)
+
+
+def _stored_windows(
+    uow: UnitOfWork, run_id: int, findings: list[WindowFinding], summary: AuditSummary
+) -> list[WindowFinding]:
     uow.windows.store_findings(run_id, findings)
-    summary.windows = len(findings)
+    summary.windows += len(findings)
     return findings
 
 

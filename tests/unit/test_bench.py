@@ -46,3 +46,104 @@ def test_duty_rate_reads_and_checks_a_small_generated_ledger():
 
     rate = duty_rate(30, 5)
     assert (rate.events, rate.accounts) == (30, 5) and rate.findings > 0
+
+
+def _tampered_log(path, preset: str = "classic") -> str:
+    """A small simulated 斗牛 log with tampered payouts and bankers, under `preset`."""
+    import json
+
+    from compliance.service_layer.simulate import SimulationSpec, write_log
+
+    spec = SimulationSpec(sessions=40, seed=5, anomalies=0.08, players=(4, 8))
+    write_log(spec, str(path))
+    if preset != "classic":
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        for line in lines:
+            line["variant"] = {"preset": preset}
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return str(path)
+
+
+def _python_tallies(path: str):
+    """The audit's own replay of every session: per-player tallies and issue counts."""
+    from collections import Counter
+
+    from compliance.games import get_game
+    from compliance.logs.reader import read_sessions
+
+    game, tallies, issues = get_game("douniu"), {}, Counter()
+    for sid, item in enumerate(read_sessions(path), 1):
+        summary = game.tally_session(item.session, [p.id for p in item.session.players])
+        issues.update(issue.check for issue in summary.issues)
+        for player, t in summary.players.items():
+            if t.rounds:
+                tallies[(sid, player)] = (
+                    t.rounds, t.banker_rounds, t.staked, t.max_stake, t.net, t.won,
+                    t.max_round_swing,
+                )  # fmt: skip
+    return tallies, issues
+
+
+def test_duckdb_resettles_every_round_as_the_audit_does(tmp_path):
+    from bench.resettle import connect, resettle
+
+    path = _tampered_log(tmp_path / "log.jsonl")
+    tallies, issues = _python_tallies(path)
+    con = connect()
+    found = resettle(con, path)
+    rows = con.execute("SELECT sid, player, rounds, banker_rounds, staked, max_stake, net, won, "
+                       "max_round_swing FROM player_tallies").fetchall()  # fmt: skip
+    assert {(r[0], r[1]): tuple(r[2:]) for r in rows} == tallies
+    assert found.settlement_mismatch == issues["settlement_mismatch"] > 0
+    assert found.wrong_banker == issues["wrong_banker"] > 0
+    assert found.illegal_action == issues["illegal_action"]
+
+
+def test_duckdb_resettlement_agrees_with_the_stored_audits_tallies(tmp_path):
+    from bench.bench import stage_store
+    from bench.resettle import connect, resettle
+    from compliance.db.engine import make_engine
+    from compliance.service_layer.simulate import SimulationSpec, write_log
+
+    path = str(tmp_path / "log.jsonl")
+    injected = write_log(SimulationSpec(sessions=40, seed=7, anomalies=0.05), path).anomalies
+    db = str(tmp_path / "audit.db")
+    stage_store(path, 1, keep=db)
+    with make_engine(f"sqlite:///{db}").connect() as conn:
+        summary = conn.exec_driver_sql("SELECT summary FROM audit_runs").scalar_one()
+    integrity = __import__("json").loads(summary)["integrity"]
+    found = resettle(connect(), path)
+    assert found.settlement_mismatch == integrity["settlement_mismatch"]
+    assert found.wrong_banker == integrity["wrong_banker"]
+    assert found.illegal_action == integrity.get("illegal_action", 0)
+    assert found.settlement_mismatch + found.wrong_banker == len(injected)
+
+
+def test_duckdb_resettlement_pays_each_presets_multipliers(tmp_path):
+    from bench.resettle import connect, resettle
+
+    for preset in ("steep", "linear"):
+        path = _tampered_log(tmp_path / f"{preset}.jsonl", preset)
+        tallies, issues = _python_tallies(path)
+        con = connect()
+        found = resettle(con, path)
+        rows = con.execute("SELECT sid, player, rounds, banker_rounds, staked, max_stake, net, "
+                           "won, max_round_swing FROM player_tallies").fetchall()  # fmt: skip
+        assert {(r[0], r[1]): tuple(r[2:]) for r in rows} == tallies
+        assert found.settlement_mismatch == issues["settlement_mismatch"]
+        assert found.illegal_action == issues["illegal_action"] > 0  # rake now beyond winnings
+        assert found.wrong_banker == issues["wrong_banker"]
+
+
+def test_scale_pairs_the_audit_with_the_sql_and_dask_with_the_pool(tmp_path, capsys):
+    from bench import scale
+    from bench.bench import make_log
+
+    path = str(tmp_path / "log.jsonl")
+    rounds = make_log(path, 6)
+    paired = scale.against_sql(path, rounds, 1, "6:")
+    assert paired["audit_cpu"] > 0 and paired["sql_cpu"] > 0 and paired["ratio"] > 0
+    dask = scale.dask_against_pool(path, rounds, 2, 1)
+    assert dask["dask_cpu_ratio"] > 0 and dask["dask_start_wall"] > 0
+    out = capsys.readouterr().out
+    assert "DuckDB re-settling" in out and "Dask, 2 workers" in out and "start-up" in out
