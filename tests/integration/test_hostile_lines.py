@@ -117,7 +117,16 @@ def test_one_far_future_line_among_1500_leaves_the_window_findings_as_they_were(
     before = windows(honest, any_db_url)
     engine = make_engine(any_db_url)
     with engine.begin() as conn:
-        for table in ("window_findings", "findings", "player_metrics", "rejects", "sessions"):
+        for table in (
+            "window_findings",
+            "findings",
+            "player_metrics",
+            "rejects",
+            "sessions",
+            "window_days",
+            "window_people",
+            "window_last_seen",  # the sums kept as sessions are stored
+        ):
             conn.exec_driver_sql(f"DELETE FROM {table}")
     engine.dispose()
     after = windows(tampered, any_db_url)
