@@ -9,7 +9,7 @@ stored). The figures are those of the stored sessions themselves
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date
 
 from sqlalchemy import (
@@ -49,6 +49,7 @@ LAST_SEEN = table_of(WindowLastSeenRow)
 WINDOW_FINDINGS = table_of(WindowFindingRow)
 KINDS = ("owner", "platform", "player")
 CHUNK = 500
+LEDGER_CHUNK = 500  # subjects whose ledgers are read, judged and let go together
 
 Key = tuple[str, str]  # platform, subject
 
@@ -183,12 +184,13 @@ def ledgers(
     end: date | None,
     read_from: date | None = None,
     run_id: int | None = None,
-) -> list[Ledger]:
+) -> Iterator[Ledger]:
     """Owners', platforms' and players' sessions by day, up to `end` and from `read_from`.
 
     With `run_id`, only the subjects with a session of that run, each ending on
-    its latest session of the run (`end`, where given, instead); without, every
-    subject, ending on `end` (or its latest session).
+    its latest session of the run (`end`, where given, instead), read and given
+    `LEDGER_CHUNK` subjects at a time, so that memory holds a chunk's day rows, not
+    every player's; without, every subject, ending on `end` (or its latest session).
     """
     names = sorted(platforms)
     bounds: list[ColumnElement[bool]] = []
@@ -199,37 +201,56 @@ def ledgers(
     if read_from is not None:
         bounds.append(DAYS.c.day >= read_from)
         span.append(S.c.day >= read_from)
-    out: list[Ledger] = []
     for kind in KINDS:
-        books: dict[Key, Ledger] = {}
-        if run_id is not None:
-            ends = _run_ends(conn, kind, and_(*span), run_id, end)
-            books = {key: Ledger(kind, key[1], key[0], day, read_from) for key, day in ends.items()}
-        by_day = kind != "player"
-        subjects = list(books) if run_id is not None else None
-        rows = _day_rows(conn, kind, names, bounds, subjects, by_day)
-        last_stored = _fill(books, rows, kind, run_id is None, read_from)
-        if end is None and run_id is None:
-            for key, book in books.items():
-                book.end = last_stored[key]
+        if run_id is None:
+            yield from _kind_ledgers(conn, kind, names, bounds, span, end, read_from, None)
+            continue
+        ends = _run_ends(conn, kind, and_(*span), run_id, end)
+        keys = list(ends)
+        for i in range(0, len(keys), LEDGER_CHUNK):
+            books = {
+                key: Ledger(kind, key[1], key[0], ends[key], read_from)
+                for key in keys[i : i + LEDGER_CHUNK]
+            }
+            yield from _kind_ledgers(conn, kind, names, bounds, span, end, read_from, books)
+
+
+def _kind_ledgers(
+    conn: Connection,
+    kind: str,
+    names: list[str],
+    bounds: list[ColumnElement[bool]],
+    span: list[ColumnElement[bool]],
+    end: date | None,
+    read_from: date | None,
+    given: dict[Key, Ledger] | None,
+) -> list[Ledger]:
+    """The ledgers of these subjects of a kind (None: every subject of it) filled."""
+    books: dict[Key, Ledger] = given if given is not None else {}
+    by_day = kind != "player"
+    subjects = list(books) if given is not None else None
+    rows = _day_rows(conn, kind, names, bounds, subjects, by_day)
+    last_stored = _fill(books, rows, kind, given is None, read_from)
+    if end is None and given is None:
+        for key, book in books.items():
+            book.end = last_stored[key]
+    if end is not None:
+        for book in books.values():
+            book.end = end
+    kept = {key: book for key, book in books.items() if book.entries}
+    if by_day and kept:
         if end is not None:
-            for book in books.values():
-                book.end = end
-        kept = {key: book for key, book in books.items() if book.entries}
-        if by_day and kept:
-            if end is not None:
-                last_stored = _last_days(conn, kind, names, list(kept))
-            # no session of the subject after the window's end: read per day, else as stored
-            whole = {k: b for k, b in kept.items() if last_stored.get(k, b.end) <= b.end}
-            later = {k: b for k, b in kept.items() if k not in whole}
-            _window_counts(conn, kind, names, bounds, whole)
-            for book in later.values():
-                book.entries = []
-            if later:
-                _fill(later, _day_rows(conn, kind, names, bounds, list(later)), kind)
-            _participants(conn, kind, names, whole, later, read_from, and_(*span))
-        out += kept.values()
-    return out
+            last_stored = _last_days(conn, kind, names, list(kept))
+        # no session of the subject after the window's end: read per day, else as stored
+        whole = {k: b for k, b in kept.items() if last_stored.get(k, b.end) <= b.end}
+        later = {k: b for k, b in kept.items() if k not in whole}
+        _window_counts(conn, kind, names, bounds, whole)
+        for book in later.values():
+            book.entries = []
+        if later:
+            _fill(later, _day_rows(conn, kind, names, bounds, list(later)), kind)
+        _participants(conn, kind, names, whole, later, read_from, and_(*span))
+    return list(kept.values())
 
 
 def _fill(
@@ -319,7 +340,7 @@ class SqlWindowsRepository:
         end: date | None,
         read_from: date | None = None,
         run_id: int | None = None,
-    ) -> list[Ledger]:
+    ) -> Iterator[Ledger]:
         return ledgers(self.conn, platforms, end, read_from, run_id)
 
     def sessions_behind(self, figures: WindowFigures) -> list[str]:

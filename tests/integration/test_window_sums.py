@@ -113,7 +113,7 @@ def assert_exact(engine, run_id=None, days=()):
             (FIRST + timedelta(days=30), None, None),
             (FIRST + timedelta(days=30), FIRST + timedelta(days=10), run_id),
         ):
-            fast = ledgers(conn, platforms, end, read_from, run)
+            fast = list(ledgers(conn, platforms, end, read_from, run))
             direct = ledgers_from_sessions(conn, platforms, end, read_from, run)
             assert [(b.kind, b.platform, b.id, b.end) for b in fast] == [
                 (b.kind, b.platform, b.id, b.end) for b in direct
