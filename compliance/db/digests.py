@@ -1,8 +1,9 @@
 """摘要: digests of what a run stored and of the rules it read, for its manifest.
 
-Each digest is SHA-256 over canonical JSON texts (trail.canonical of plain values,
-so SQLite and PostgreSQL give the same text), in an order that does not depend on
-the ids a store hands out or on how workers interleaved their writes.
+Each digest is SHA-256 over texts in an order that does not depend on the ids a store
+hands out or on how workers interleaved their writes: a finding's JSON as it was written
+(the same text on SQLite and PostgreSQL, whose `json` keeps it as given), a row as
+canonical JSON of its plain values.
 """
 
 from __future__ import annotations
@@ -10,12 +11,10 @@ from __future__ import annotations
 import hashlib
 from datetime import date
 
-from sqlalchemy import ColumnElement, Connection, select
+from sqlalchemy import ColumnElement, Connection, Text, cast, select
 
 from compliance.db import trail
-from compliance.db.finding_rows import rejoined
 from compliance.db.models import (
-    FindingLineRow,
     FindingRow,
     SessionRow,
     WindowFindingRow,
@@ -23,7 +22,6 @@ from compliance.db.models import (
 )
 
 FINDINGS = table_of(FindingRow)
-LINES = table_of(FindingLineRow)
 WINDOWS = table_of(WindowFindingRow)
 SESSIONS = table_of(SessionRow)
 NOT_CONTENT = {"run_id", "source_file", "source_line", "source_offset", "line"}
@@ -56,16 +54,17 @@ def rules_digest(conn: Connection, rows) -> str:
 
 
 def session_findings_digest(conn: Connection, run_id: int) -> str:
-    """The run's session findings, each session's in the order it was judged."""
+    """The run's session findings, each session's in the order it was judged: each stored
+    JSON text as written (a threshold finding's line named by its content's hash), hashed
+    without decoding it."""
     digest = Digest()
     stmt = (
-        select(FINDINGS.c.payload, LINES.c.payload.label("line"))
-        .outerjoin(LINES, LINES.c.id == FINDINGS.c.line_id)
+        select(cast(FINDINGS.c.payload, Text), FINDINGS.c.line_id)
         .where(FINDINGS.c.run_id == run_id)
         .order_by(FINDINGS.c.platform, FINDINGS.c.session_id, FINDINGS.c.id)
     )
-    for r in conn.execute(stmt):
-        digest.add(trail.canonical(trail.plain(rejoined(r.payload, r.line))))
+    for payload, line_id in conn.execute(stmt):
+        digest.add(f"{payload}\t{line_id or ''}")
     return digest.hexdigest()
 
 
@@ -75,12 +74,12 @@ def window_digests(
     """The run's window findings, and the stored sessions its windows could sum."""
     findings = Digest()
     stmt = (
-        select(WINDOWS.c.payload)
+        select(cast(WINDOWS.c.payload, Text))
         .where(WINDOWS.c.run_id == run_id)
         .order_by(WINDOWS.c.platform, WINDOWS.c.subject, WINDOWS.c.window_end, WINDOWS.c.id)
     )
     for (payload,) in conn.execute(stmt):
-        findings.add(trail.canonical(trail.plain(payload)))
+        findings.add(payload)
     sessions = Digest()
     columns = [c for c in SESSIONS.c if c.name not in NOT_CONTENT]
     where: list[ColumnElement[bool]] = [SESSIONS.c.platform.in_(sorted(platforms))]
