@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
-from decimal import Decimal
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -23,7 +22,6 @@ from compliance.logs.platform_records import (
     ACCOUNTS,
     CONFIG,
     LEDGER,
-    MAX_YUAN,
     Account,
     ConfigRecord,
     DrawOdds,
@@ -37,6 +35,7 @@ from compliance.logs.reader import (
     LongLine,
     Reject,
     UnreadableRest,
+    check_cash,
     duplicate_key,
     iter_lines,
 )
@@ -96,9 +95,9 @@ def _check(record: Any) -> None:
             raise DecodeError(f"birth_date {record.birth_date} is before {EARLIEST}")
     elif isinstance(record, LedgerEvent):
         _zoned("at", record.at)
-        _yuan("yuan", record.yuan)
+        check_cash("yuan", record.yuan)
     elif isinstance(record, RechargeCap):
-        _yuan("yuan", record.yuan)
+        check_cash("yuan", record.yuan)
     elif isinstance(record, DrawOdds):
         if not record.probability.is_finite() or not 0 <= record.probability <= 1:
             raise DecodeError("probability must be a number from 0 to 1")
@@ -111,17 +110,6 @@ def _check(record: Any) -> None:
 def _zoned(field: str, at: datetime) -> None:
     if at.tzinfo is None:
         raise DecodeError(f"{field} has no time zone")
-
-
-def _yuan(field: str, amount: Decimal | None) -> None:
-    """Money: yuan, finite, from 0 to below 10^15, to the fen (as every stored figure)."""
-    if amount is None:
-        return
-    if not amount.is_finite() or not 0 <= amount < MAX_YUAN:
-        raise DecodeError(f"{field} must be a number of yuan from 0 to below 10^15")
-    places = amount.as_tuple().exponent
-    if isinstance(places, int) and places < -2:
-        raise DecodeError(f"{field} has more than 2 decimal places (a fen)")
 
 
 def guess_id(raw: bytes) -> str | None:

@@ -27,7 +27,6 @@ CONFIG = "platform-config/1"
 KINDS = (ACCOUNTS, LEDGER, CONFIG)
 
 MAX_DEVICES = 100
-MAX_YUAN = Decimal(10**15)
 Digest = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 Short = Annotated[str, msgspec.Meta(max_length=64)]
 
@@ -115,14 +114,13 @@ class LedgerEvent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     reason: Short | None = None
 
 
-class ModeConfig(
-    msgspec.Struct,
-    frozen=True,
-    kw_only=True,
-    forbid_unknown_fields=True,
-    tag_field="kind",
-    tag="mode",
+class _ConfigRecord(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="kind"
 ):
+    """A line of `platform-config/1`: its `kind` says which record it is."""
+
+
+class ModeConfig(_ConfigRecord, frozen=True, tag="mode"):
     """玩法上限: a game mode's per-round and per-day caps on points won or lost per user
     (公通字〔2007〕3号 §3); absent, the cap is not configured."""
 
@@ -134,14 +132,7 @@ class ModeConfig(
     stakes_points: bool = True
 
 
-class RechargeCap(
-    msgspec.Struct,
-    frozen=True,
-    kw_only=True,
-    forbid_unknown_fields=True,
-    tag_field="kind",
-    tag="recharge_cap",
-):
+class RechargeCap(_ConfigRecord, frozen=True, tag="recharge_cap"):
     """单次充值上限: the cap on one recharge, in yuan (文市发〔2016〕32号 (十二))."""
 
     format: Literal["platform-config/1"]
@@ -150,14 +141,7 @@ class RechargeCap(
     game: Short | None = None
 
 
-class DrawOdds(
-    msgspec.Struct,
-    frozen=True,
-    kw_only=True,
-    forbid_unknown_fields=True,
-    tag_field="kind",
-    tag="draw",
-):
+class DrawOdds(_ConfigRecord, frozen=True, tag="draw"):
     """公示概率: a drawable item's published probability."""
 
     format: Literal["platform-config/1"]
@@ -167,14 +151,7 @@ class DrawOdds(
     probability: Decimal
 
 
-class Features(
-    msgspec.Struct,
-    frozen=True,
-    kw_only=True,
-    forbid_unknown_fields=True,
-    tag_field="kind",
-    tag="features",
-):
+class Features(_ConfigRecord, frozen=True, tag="features"):
     """功能: whether user-to-user transfers are a feature of the platform."""
 
     format: Literal["platform-config/1"]
@@ -183,14 +160,7 @@ class Features(
     draws: bool = False
 
 
-class Retention(
-    msgspec.Struct,
-    frozen=True,
-    kw_only=True,
-    forbid_unknown_fields=True,
-    tag_field="kind",
-    tag="retention",
-):
+class Retention(_ConfigRecord, frozen=True, tag="retention"):
     """留存: the oldest date a record kind still holds, as of `on` (the audit's day when
     absent); `since` the day the platform began keeping that kind (a younger platform
     holds all it can)."""

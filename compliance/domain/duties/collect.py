@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from compliance.domain.duties.rows import CHECKS, Duty
 from compliance.domain.findings import DutyEvent, DutyFinding
@@ -60,15 +61,9 @@ class Breach:
             platform=self.platform,
             subject=self.subject,
             jurisdiction=None,
-            check=d.check,
-            check_no=d.number,
+            **of_duty(d),
             duty=d.id,
-            severity=d.severity,
             status=BREACHED,
-            instrument=d.instrument,
-            article=d.article,
-            citation=d.citation,
-            confidence=d.confidence,
             date=self.date,
             account=self.account,
             person=self.person,
@@ -132,16 +127,23 @@ def indeterminate(duty: Duty, platform: str, missing: str, reason: str, n: int) 
         platform=platform,
         subject=f"platform:{platform}",
         jurisdiction=None,
-        check=duty.check,
-        check_no=duty.number,
+        **of_duty(duty),
         duty=duty.check,
-        severity=duty.severity,
         status=INDETERMINATE,
-        instrument=duty.instrument,
-        article=duty.article,
-        citation=duty.citation,
-        confidence=duty.confidence,
         missing=missing,
         reason=reason,
         event_count=n,
     )
+
+
+def of_duty(duty: Duty) -> dict[str, Any]:
+    """What every finding of a duty row says of the row: its check, severity, instrument."""
+    return {
+        "check": duty.check,
+        "check_no": duty.number,
+        "severity": duty.severity,
+        "instrument": duty.instrument,
+        "article": duty.article,
+        "citation": duty.citation,
+        "confidence": duty.confidence,
+    }
