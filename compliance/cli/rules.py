@@ -271,11 +271,16 @@ def import_(files, reason, actor, db_url) -> None:
 
     Rows replace the stored rows with the same id; rows the files do not name
     stay. Nothing is stored if a row is malformed, lacks its source, or brings
-    a fault that `rules check` finds.
+    a fault that `rules check` finds. A duties.toml (the platform's duty rows,
+    as `rules export` writes it) is checked and stored the same way.
 
     \b
     Example:
       compliance rules import hunan-2027.toml --reason "湖南 2027 基准 published"
+
+    \b
+    An edited duty row:
+      compliance rules import /tmp/rules/duties.toml --reason "guest hour reread"
     """
     result = svc.import_files(lazy_store(db_url)(), list(files), reason, actor)
     for change in result.changes:
@@ -296,6 +301,8 @@ def import_(files, reason, actor, db_url) -> None:
 @db_option
 def export_(out, db_url) -> None:
     """Write the stored rules as TOML files in the layout of data/.
+
+    games.toml, jurisdictions/*.toml, and duties.toml with the platform's duty rows.
 
     \b
     Example:

@@ -12,13 +12,16 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from compliance import ruledata, ruletoml
+from compliance import dutydata, ruledata, ruletoml
 from compliance.db.trail import Verdict
+from compliance.domain.duties.diff import diff_duties, overlay_duties
+from compliance.domain.duties.rows import DutyBook
 from compliance.domain.rulecheck import Problem, check_book
 from compliance.domain.rulediff import Change, diff_books, diff_dates
 from compliance.domain.ruleedit import overlay
 from compliance.domain.rules import RuleBook
 from compliance.errors import RulesError
+from compliance.service_layer.duties import ensure_duties
 from compliance.service_layer.seeding import stored_rules
 from compliance.service_layer.unit_of_work import UnitOfWork
 
@@ -29,30 +32,45 @@ DB = "db"
 
 
 def read_files(paths: Iterable[Path]) -> RuleBook:
-    """Rows of jurisdiction files (and games.toml) alone: a patch, not checked for references."""
+    """Rows of jurisdiction files (and games.toml) alone: a patch, not checked for references.
+    A duties.toml among them is left to the duty rows' reader."""
+    return _rule_patch(
+        [(p, doc) for p, doc in _documents(paths) if not dutydata.is_duties_doc(doc)]
+    )
+
+
+def _documents(paths: Iterable[Path]) -> list[tuple[Path, dict[str, Any]]]:
+    """Each file's TOML, read once (standard input cannot be read twice)."""
+    return [(p, dutydata.read_duties_toml(p)) for p in paths]
+
+
+def _rule_patch(docs: Iterable[tuple[Path, dict[str, Any]]]) -> RuleBook:
     book = RuleBook()
-    for path in paths:
-        doc = ruledata.read_toml(path)
+    for path, doc in docs:
         if "jurisdiction" in doc:
             ruledata.add_jurisdiction_file(book, doc, path.name)
         elif "game_class" in doc or "game_type" in doc:
             ruledata.add_games(book, doc, path.name)
         else:
-            raise RulesError(f"{path}: neither a jurisdiction file nor games.toml")
+            raise RulesError(f"{path}: neither a jurisdiction file, games.toml nor duties.toml")
     return book
 
 
 def expand(paths: Iterable[Path]) -> list[Path]:
-    """Files as given; a folder gives its games.toml, then its (jurisdictions/) *.toml."""
+    """Files as given; a folder gives its games.toml and duties.toml, then its
+    (jurisdictions/) *.toml."""
     out: list[Path] = []
     for path in paths:
         if not path.is_dir():
             out.append(path)
             continue
-        if (path / "games.toml").exists():
-            out.append(path / "games.toml")
+        out += [path / n for n in ("games.toml", dutydata.DUTIES_FILE) if (path / n).exists()]
         inner = path / "jurisdictions" if (path / "jurisdictions").is_dir() else path
-        out += [p for p in sorted(inner.glob("*.toml")) if p.name != "games.toml"]
+        out += [
+            p
+            for p in sorted(inner.glob("*.toml"))
+            if p.name not in ("games.toml", dutydata.DUTIES_FILE)
+        ]
     return out
 
 
@@ -130,13 +148,55 @@ def import_files(
     Refused (RulesError, nothing stored) when a row is malformed or lacks its
     source, or when the files would bring a fault `rules check` finds. Into a
     database without rules the files alone are stored (data/ is not seeded first).
+    A duties.toml (the platform's duty rows) is checked as `rules check` checks it and
+    its rows stored over the stored duties (seeded from data/ on first use, as every
+    reader of them does); rule files and duty rows are stored together or not at all.
     """
     if not reason.strip():
         raise RulesError("an import needs a reason (--reason)")
+    docs = _documents(expand(paths))
+    duty_docs = [(p, doc) for p, doc in docs if dutydata.is_duties_doc(doc)]
+    rule_docs = [(p, doc) for p, doc in docs if not dutydata.is_duties_doc(doc)]
+    duties = _duty_patch(duty_docs)
+    if rule_docs:
+        changes, save_rules = _rules_import(uow, rule_docs)
+    else:
+        changes, save_rules = [], None
+    counts: dict[str, tuple[int, int]] = {}
+    with uow:
+        stored = ensure_duties(uow, actor) if duty_docs else DutyBook()
+        merged = overlay_duties(stored, duties)
+        known_duties = set(stored.problems())
+        problems = [p for p in merged.problems() if p not in known_duties]
+        if problems:
+            raise RulesError("refused: " + "; ".join(problems))
+        if save_rules is not None:
+            counts = uow.rules.save(save_rules, actor, reason)
+        if duty_docs:
+            counts["duties"] = uow.duties.save(duties, actor, reason)
+        uow.commit()
+    return ImportResult(changes + diff_duties(stored, merged), counts)
+
+
+def _duty_patch(docs: list[tuple[Path, dict[str, Any]]]) -> DutyBook:
+    """The duty rows of every duties file, each file checked, no id named twice."""
+    patch = DutyBook([d for p, doc in docs for d in dutydata.duties_of(doc, str(p)).duties])
+    seen: set[str] = set()
+    for d in patch.duties:
+        if d.id in seen:
+            raise RulesError(f"duty {d.id}: named in two duties files")
+        seen.add(d.id)
+    return patch
+
+
+def _rules_import(
+    uow: UnitOfWork, docs: list[tuple[Path, dict[str, Any]]]
+) -> tuple[list[Change], RuleBook]:
+    """The changes rule files bring to the stored book, and the patch to store; refused
+    (RulesError) as `import_files` says."""
     with uow:
         base = uow.rules.load() if uow.rules.has_any() else RuleBook()
-    files = expand(paths)
-    patch = read_files(files)
+    patch = _rule_patch(docs)
     merged = overlay(base, patch)
     try:
         ruledata.check_references(merged)
@@ -151,15 +211,18 @@ def import_files(
     fresh = [p for p in check_book(merged) if p not in known]
     if fresh:
         raise RulesError("refused: " + "; ".join(p.describe() for p in fresh))
-    with uow:
-        counts = uow.rules.save(patch, actor, reason)
-        uow.commit()
-    return ImportResult(diff_books(base, merged), counts)
+    return diff_books(base, merged), patch
 
 
 def export(uow: UnitOfWork, out: Path) -> list[Path]:
-    """The stored rule book as data/-layout TOML files under `out`."""
-    return ruletoml.export_book(stored_rules(uow), out)
+    """The stored rule book and duty rows as data/-layout TOML files under `out`
+    (games.toml, jurisdictions/*.toml, duties.toml)."""
+    written = ruletoml.export_book(stored_rules(uow), out)
+    with uow:
+        duties = ensure_duties(uow)
+    path = out / dutydata.DUTIES_FILE
+    path.write_text(dutydata.dumps_duties(duties), encoding="utf-8")
+    return [*written, path]
 
 
 def verify(uow: UnitOfWork) -> Verdict:

@@ -11,6 +11,7 @@ from sqlalchemy import text
 from compliance import ruledata
 from compliance.cli import cli
 from compliance.db.engine import make_engine
+from compliance.domain.duties.rows import CHECKS
 from compliance.dutydata import load_duties
 from tests.conftest import ROOT, SAMPLES
 from tests.rule_files import falling, hunan_with, overlapping
@@ -247,8 +248,11 @@ def test_import_then_verify_then_an_edit_behind_the_tools_back(run, sqlite_url, 
 
 def test_export_writes_the_layout_of_data(run, tmp_path):
     result = run("rules", "export", "-o", tmp_path / "out")
-    count = len(ruledata.load_book().jurisdictions) + 1
+    count = len(ruledata.load_book().jurisdictions) + 2  # games.toml, duties.toml
     assert (result.exit_code, result.stdout) == (0, f"wrote {count} files to {tmp_path / 'out'}\n")
+    assert load_duties(tmp_path / "out" / "duties.toml").duties == sorted(
+        SHIPPED_DUTIES, key=lambda d: (list(CHECKS).index(d.check), d.id)
+    )
     assert run("rules", "check", tmp_path / "out").exit_code == 0
 
 

@@ -124,6 +124,19 @@ RULE_FIGURES: dict[str, tuple[str, ...]] = {
 }
 """What a row's `rule` figure selects within its check, and the figures it needs."""
 
+NUMBERS = frozenset(
+    ("minutes", "holiday_minutes", "days", "age", "age_from", "age_to", "yuan", "months")
+)
+"""The figures the checks read as numbers (the others are words: hours, kinds, lists)."""
+
+
+def is_number(value: Figure) -> bool:
+    """A finite number, written as an integer or as a decimal in a string."""
+    try:
+        return Decimal(str(value)).is_finite() and not isinstance(value, bool)
+    except ArithmeticError:
+        return False
+
 
 @dataclass
 class DutyBook:
@@ -175,6 +188,8 @@ class DutyBook:
             for name in RULE_FIGURES[str(rule)]:
                 if name not in d.figures:
                     out.append(f"{where}: rule {rule} needs the figure {name!r}")
+                elif name in NUMBERS and not is_number(d.figures[name]):
+                    out.append(f"{where}: figure {name!r} = {d.figures[name]!r} is not a number")
             if "草案" in d.instrument and d.severity == VIOLATION:
                 out.append(f"{where}: a draft's row is never a violation")
         return out
