@@ -171,9 +171,7 @@ def test_a_malformed_duty_file_is_refused_on_one_line_and_nothing_is_stored(
     assert (path.parent.parent / "after" / "duties.toml").read_bytes() == exported.read_bytes()
 
 
-def test_a_rule_file_and_a_bad_duty_file_are_stored_together_or_not_at_all(
-    run, exported, tmp_path
-):
+def test_a_rule_file_and_a_bad_duty_file_are_stored_together_or_not_at_all(run, exported, tmp_path):
     hunan = next((exported.parent / "jurisdictions").glob("430000-*.toml"))
     text = hunan.read_text(encoding="utf-8").replace('article = "一般情节"', 'article = "一般"', 1)
     changed = tmp_path / "hunan.toml"
