@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -14,6 +15,7 @@ from compliance.service_layer.simulate import (
     check_places,
     write_log,
 )
+from compliance.service_layer.simulate_guests import GUEST_FILE
 from compliance.service_layer.simulate_platform import write_platform
 
 
@@ -68,12 +70,24 @@ def game_list(value: tuple[str, ...]) -> tuple[str, ...]:
     help="Also write the platform's accounts, ledger and configuration (accounts.jsonl, "
     "ledger.jsonl, config.jsonl) into this folder; --anomalies injects duty breaches too.",
 )
-def simulate(games, sessions, seed, anomalies, jurisdictions, output, records) -> None:
+@click.option(
+    "--guests",
+    is_flag=True,
+    help=f"With --platform-records: also guest accounts and their sessions of 2020 "
+    f"({GUEST_FILE} in that folder, under the 2019 guest rules); --anomalies breaches them.",
+)
+def simulate(games, sessions, seed, anomalies, jurisdictions, output, records, guests) -> None:
     """Write simulated stakelog/1 sessions from really shuffled decks.
 
     \b
     Example:
       compliance simulate --game douniu --sessions 1000 --seed 7 --anomalies 0.01
+
+    \b
+    With the platform's records and 2020 guests, then their audit:
+      compliance simulate -o s.jsonl --platform-records p --guests --anomalies 0.05
+      compliance audit s.jsonl p/guests.jsonl --accounts p/accounts.jsonl \\
+        --ledger p/ledger.jsonl --platform-config p/config.jsonl
     """
     places = tuple(j.strip() for j in jurisdictions.split(",") if j.strip())
     if not places:
@@ -94,12 +108,19 @@ def simulate(games, sessions, seed, anomalies, jurisdictions, output, records) -
         f"to {'standard output' if to_stdout else output}",
         err=to_stdout,
     )
+    if guests and not records:
+        raise click.UsageError("--guests writes into the --platform-records folder: give it")
     if records:
         if to_stdout:
             raise click.UsageError("--platform-records reads the sessions back: give --output")
-        made = write_platform(output, records, seed, anomalies)
+        made = write_platform(output, records, seed, anomalies, guests)
+        guest_note = (
+            f", {made.guest_sessions} guest sessions (2020) to {os.path.join(records, GUEST_FILE)}"
+            if guests
+            else ""
+        )
         click.echo(
             f"wrote {made.accounts} accounts, {made.events} ledger events and the configuration "
-            f"to {records}, {len(made.injected)} duty breaches injected",
+            f"to {records}{guest_note}, {len(made.injected)} duty breaches injected",
             err=to_stdout,
         )

@@ -5,8 +5,9 @@ The clean part is built to hold every duty: adult, verified accounts; recharges
 under the cap, each confirmed; settlements inside the modes' caps; records kept
 long enough. The injected part uses accounts of its own (or turns a player of the
 sessions into a minor, or unverified), and each injection names the duty row and
-subject the audit must report. The simulated sessions start after 2021-08-31, so
-the 2019 guest rules (check 2) cannot be injected: guest play then is check 1's.
+subject the audit must report. The simulated sessions start after 2021-08-31, when
+guest play is check 1's; with `guests`, guest accounts and sessions of their own
+dated 2020 exercise the 2019 guest rules (check 2: simulate_guests.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from compliance.service_layer.simulate_guests import FIRST_DAY, add_guests
 from compliance.streams import open_log
 
 _encoder = msgspec.json.Encoder()
@@ -36,6 +38,7 @@ class PlatformLog:
     accounts: int = 0
     events: int = 0
     injected: list[tuple[str, str]] = field(default_factory=list)
+    guest_sessions: int = 0  # written to guests.jsonl (0: no guests asked for)
 
 
 @dataclass
@@ -87,11 +90,17 @@ class _Writer:
 
 
 def write_platform(
-    sessions_path: str, folder: str | Path, seed: int = 1, anomalies: float = 0.0
+    sessions_path: str,
+    folder: str | Path,
+    seed: int = 1,
+    anomalies: float = 0.0,
+    guests: bool = False,
 ) -> PlatformLog:
     """Write accounts.jsonl, ledger.jsonl and config.jsonl into `folder` for the sessions
     of `sessions_path`; with `anomalies` above 0, inject breaches (about that share of
-    the players, at least one of each)."""
+    the players, at least one of each). With `guests`, also guest accounts and their
+    2020 sessions (guests.jsonl, an audit's second session file), breaching the 2019
+    guest rules where `anomalies` is above 0."""
     sessions = _sessions(sessions_path)
     if not sessions:
         raise ValueError("no session to build platform records for")
@@ -125,18 +134,19 @@ def write_platform(
     w.setting("recharge_cap", yuan=str(RECHARGE_CAP))
     w.setting("features", transfers=False, draws=False)
     on = last.date() + timedelta(days=1)
+    oldest = on - timedelta(days=800)
+    if guests:
+        oldest = min(oldest, FIRST_DAY.date())
     for record in ("sessions", "logins", "recharges", "consumption", "draws"):
-        w.setting(
-            "retention",
-            record=record,
-            oldest=(on - timedelta(days=800)).isoformat(),
-            on=on.isoformat(),
-        )
+        w.setting("retention", record=record, oldest=oldest.isoformat(), on=on.isoformat())
     log = PlatformLog()
     if anomalies > 0:
         count = max(1, round(anomalies * len(players)))
         _inject(w, rng, sessions, players[: max(1, len(players) // 2)], first, count, log)
     folder = Path(folder)
+    if guests:
+        log.guest_sessions = add_guests(w, folder, seed, anomalies > 0, log.injected)
+        log.injected = sorted(set(log.injected))
     folder.mkdir(parents=True, exist_ok=True)
     for name, rows in zip(FILES, (w.accounts, w.events, w.config), strict=True):
         with open(folder / name, "wb") as out:
