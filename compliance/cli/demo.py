@@ -11,7 +11,13 @@ from compliance.cli.options import db_option, open_store
 from compliance.cli.output import summary_line
 from compliance.domain.tiers import Tier
 from compliance.reporting.cells import pad
-from compliance.service_layer.demo import INDETERMINATE, DemoSummary, run_demo
+from compliance.service_layer.demo import (
+    DEMO_RECORDS,
+    DUTY_COUNTS,
+    INDETERMINATE,
+    DemoSummary,
+    run_demo,
+)
 
 SHORT = {
     Tier.EXEMPT: "exempt",
@@ -37,13 +43,23 @@ DISCLAIMER = "This tool informs; it is not legal advice. 本工具仅供参考�
     help="Where the simulated log is written ('-': standard output, and this summary to "
     "standard error).",
 )
+@click.option(
+    "--platform-records",
+    "records_path",
+    default=DEMO_RECORDS,
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Folder for the simulated accounts, ledger and platform configuration.",
+)
 @db_option
-def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
+def demo(sessions: int, seed: int, log_path: str, records_path: str, db_url: str | None) -> None:
     """Simulate a few hundred sessions, audit them, and summarise what was found.
 
     Creates and seeds the database (a SQLite file in this folder by default),
-    writes a simulated log with a few tampered rounds, audits it and prints
-    findings by tier and province.
+    writes a simulated log with a few tampered rounds and the platform's
+    accounts, ledger and configuration with a few breaches of its own duties,
+    audits them and prints findings by tier and province, and the duty
+    findings by severity.
 
     \b
     Example:
@@ -51,7 +67,9 @@ def demo(sessions: int, seed: int, log_path: str, db_url: str | None) -> None:
     """
     store = open_store(db_url)
     to_stdout = log_path == "-"
-    shown = run_demo(store, sessions, seed, log_path, stdout=sys.stdout.buffer)
+    shown = run_demo(
+        store, sessions, seed, log_path, stdout=sys.stdout.buffer, records_path=records_path
+    )
     click.echo("\n".join(summary_lines(shown, store.where(), db_url)), err=to_stdout)
 
 
@@ -94,6 +112,10 @@ def summary_lines(shown: DemoSummary, where: str, db_url: str | None = None) -> 
     lines += [
         f"Integrity  完整性问题: {checks}; "
         f"{shown.caught} of {len(made.anomalies)} tampered rounds caught",
+        "Platform duties  平台义务: "
+        + ", ".join(f"{k} {tally.duties[k]}" for k in DUTY_COUNTS)
+        + f"; {shown.duties_caught} of {len(shown.platform.injected)} injected breaches found "
+        f"(records: {shown.records_path})",
         f"Rejected lines  拒收: {shown.audit.rejects}",
         summary_line(shown.audit, where),
         next_step(shown.log_path, db_url),

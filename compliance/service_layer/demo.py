@@ -1,7 +1,8 @@
-"""演示: the whole job on one store: seed the rules, simulate a log, audit it, report.
+"""演示: the whole job on one store: seed the rules, simulate a log and the platform's
+records, audit them, report.
 
 `run_demo` returns what the demo found as data (`DemoSummary`); the CLI lays
-it out as the findings table by province and tier.
+it out as the findings table by province and tier, and the duty findings by severity.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import IO
 
 from compliance.domain.findings import (
+    DutyFinding,
     Finding,
     IndeterminateFinding,
     IntegrityFinding,
@@ -26,31 +28,43 @@ from compliance.reporting.model import ReportQuery
 from compliance.service_layer import audit as audit_cases
 from compliance.service_layer import reports as report_cases
 from compliance.service_layer import seeding
+from compliance.service_layer.duties import DutyInputs
 from compliance.service_layer.runners import EncodedFinding
 from compliance.service_layer.simulate import SimulatedLog, SimulationSpec, write_log
+from compliance.service_layer.simulate_platform import FILES, PlatformLog, write_platform
 from compliance.service_layer.unit_of_work import UnitOfWorkFactory
 from compliance.streams import is_stdin
 
 INDETERMINATE = "indeterminate"
 DEMO_ANOMALIES = 0.01
 ORGANISERS = ("owner", "platform")
+DEMO_RECORDS = "demo-platform"
+DUTY_COUNTS = ("violation", "signal", "advisory", INDETERMINATE)
 
 
 @dataclass
 class FindingTally:
     """结论统计: players by (jurisdiction, tier or indeterminate), organisers by (kind, tier),
-    integrity findings by check, and the (session, round, check) each integrity finding names."""
+    integrity findings by check, and the (session, round, check) each integrity finding names;
+    duty findings by severity (or indeterminate), and the (duty, subject) each breach names."""
 
     by_place: Counter[tuple[str, str]] = field(default_factory=Counter)
     names: dict[str, str] = field(default_factory=dict)
     organisers: Counter[tuple[str, str]] = field(default_factory=Counter)
     integrity: Counter[str] = field(default_factory=Counter)
     found: set[tuple[str | None, int, str]] = field(default_factory=set)
+    duties: Counter[str] = field(default_factory=Counter)
+    breaches: set[tuple[str, str]] = field(default_factory=set)
 
     def see(self, seen: Finding | EncodedFinding) -> None:
         finding = seen.decoded() if isinstance(seen, EncodedFinding) else seen
         where = finding.jurisdiction or "-"
-        if isinstance(finding, ThresholdFinding):
+        if isinstance(finding, DutyFinding):
+            breached = finding.status == "breached"
+            self.duties[finding.severity if breached else finding.status] += 1
+            if breached:
+                self.breaches.add((finding.duty, finding.subject))
+        elif isinstance(finding, ThresholdFinding):
             if finding.session_id is None:
                 self.organisers[(finding.subject.split(":")[0], finding.tier)] += 1
             else:
@@ -70,6 +84,10 @@ class FindingTally:
         """How many of the injected anomalies an integrity finding names."""
         return sum(1 for anomaly in anomalies if anomaly in self.found)
 
+    def duties_caught(self, injected: list[tuple[str, str]]) -> int:
+        """How many of the injected duty breaches a breached duty finding names."""
+        return sum(1 for breach in injected if breach in self.breaches)
+
 
 @dataclass(frozen=True)
 class DemoSummary:
@@ -83,10 +101,16 @@ class DemoSummary:
     audit: audit_cases.AuditSummary
     window_days: int | None
     report_path: Path
+    platform: PlatformLog
+    records_path: str
 
     @property
     def caught(self) -> int:
         return self.tally.caught(self.log.anomalies)
+
+    @property
+    def duties_caught(self) -> int:
+        return self.tally.duties_caught(self.platform.injected)
 
 
 def run_demo(
@@ -96,22 +120,27 @@ def run_demo(
     log_path: str,
     report_path: str | Path = "report.html",
     stdout: IO[bytes] | None = None,
+    records_path: str = DEMO_RECORDS,
 ) -> DemoSummary:
     """演示: seed the rules, simulate `sessions` sessions of every game with a few tampered
-    rounds into `log_path`, audit them, and write the run's HTML report to `report_path`.
-    A `log_path` of `-` writes the log to `stdout`; the run names it `-`."""
+    rounds into `log_path` and the platform's accounts, ledger and configuration with a
+    few duty breaches into the folder `records_path`, audit them together, and write the
+    run's HTML report to `report_path`. A `log_path` of `-` writes the log to `stdout`;
+    the run names it `-`."""
     counts = seeding.seed(uows())
     spec = SimulationSpec(
         games=tuple(game_codes()), sessions=sessions, seed=seed, anomalies=DEMO_ANOMALIES
     )
     tally = FindingTally()
-    options = audit_cases.AuditOptions()
+    accounts, ledger, config = (os.path.join(records_path, name) for name in FILES)
+    options = audit_cases.AuditOptions(duties=DutyInputs(accounts, ledger, config))
     with ExitStack() as stack:
         written = log_path
         if is_stdin(log_path):
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="compliance-demo-"))
             written = os.path.join(folder, "demo-sessions.jsonl")
         made = write_log(spec, written)
+        platform = write_platform(written, records_path, seed, DEMO_ANOMALIES)
         if written != log_path:
             if stdout is None:
                 raise ValueError("a demo log written to standard output needs the stream")
@@ -132,4 +161,6 @@ def run_demo(
         audit=summary,
         window_days=options.window_days,
         report_path=page,
+        platform=platform,
+        records_path=records_path,
     )
