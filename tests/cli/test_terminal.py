@@ -69,8 +69,20 @@ def test_the_demo_aligns_its_province_table_and_names_its_log_and_database(run, 
     log = tmp_path / "my logs" / "demo.jsonl"
     log.parent.mkdir()
     url = f"sqlite:///{tmp_path / 'demo.db'}"
-    result = run("demo", "--sessions", "24", "--log", str(log), "--db", url)
+    records = tmp_path / "my records"
+    result = run(
+        "demo",
+        "--sessions",
+        "24",
+        "--log",
+        str(log),
+        "--db",
+        url,
+        "--platform-records",
+        str(records),
+    )
     assert result.exit_code == 0, result.output
+    assert (records / "ledger.jsonl").exists()
     lines = result.stdout.splitlines()
     start = lines.index("Findings by province and tier  按省份和档次的结论 (players)")
     table = lines[start + 1 : lines.index("", start)]
