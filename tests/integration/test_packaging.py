@@ -137,6 +137,7 @@ def test_the_installed_wheel_migrates_seeds_and_runs_the_demo(wheel, tmp_path):
     assert "audited 5 sessions" in out
     assert sorted(p.name for p in empty.iterdir()) == [
         "compliance.db",
+        "demo-platform",
         "demo-sessions.jsonl",
         "report.html",
     ]

@@ -114,6 +114,7 @@ def test_demo_in_an_empty_folder_ends_with_a_summary_and_a_database(tmp_path, mo
     assert result.exit_code == 0, result.output
     assert (tmp_path / "compliance.db").exists()
     assert (tmp_path / "demo-sessions.jsonl").exists()
+    assert (tmp_path / "demo-platform" / "accounts.jsonl").exists()
     assert "Findings by province and tier" in result.stdout
     assert "audited 40 sessions, 0 rejected" in result.stdout
     assert result.stdout.rstrip().endswith("不构成法律意见。")
