@@ -67,12 +67,14 @@ class Resale:
             profile.see(dimension, value, e)
 
     def finish(self) -> None:
+        rows = self.book.rows("account_resale", "resale")
         for (platform, account_id), profile in sorted(self.profiles.items()):
+            if rows:
+                self.collect.checked.add(("account_resale", platform))
             if any(len(profile.values.get(d, ())) < 2 for d in DIMENSIONS):
                 continue  # something stayed: no resale to see
             account = self.accounts.get((platform, account_id))
-            for duty in self.book.rows("account_resale", "resale"):
-                self.collect.checked.add(("account_resale", platform))
+            for duty in rows:
                 change = _change(profile, account, duty)
                 if change is None or not duty.in_force(local_day(change[0].at)):
                     continue
