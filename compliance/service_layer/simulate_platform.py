@@ -21,6 +21,7 @@ from typing import Any
 
 import msgspec
 
+from compliance.service_layer import simulate_signals
 from compliance.streams import open_log
 
 _encoder = msgspec.json.Encoder()
@@ -123,9 +124,12 @@ def write_platform(
     for game in sorted({s["game"] for s in sessions}):
         w.setting("mode", mode=game, round_cap=ROUND_CAP, day_cap=10**12)
     w.setting("recharge_cap", yuan=str(RECHARGE_CAP))
-    w.setting("features", transfers=False, draws=False)
+    w.setting("features", transfers=True, draws=False)
+    late = _late_player(sessions)
+    avoid = {late} if late else set()
+    simulate_signals.add_clean(w, rng, sessions, players, avoid)
     on = last.date() + timedelta(days=1)
-    for record in ("sessions", "logins", "recharges", "consumption", "draws"):
+    for record in ("sessions", "logins", "recharges", "consumption", "transfers", "draws"):
         w.setting(
             "retention",
             record=record,
@@ -136,6 +140,8 @@ def write_platform(
     if anomalies > 0:
         count = max(1, round(anomalies * len(players)))
         _inject(w, rng, sessions, players[: max(1, len(players) // 2)], first, count, log)
+        simulate_signals.inject(w, rng, sessions, players, avoid, count, log)
+        log.injected = sorted(set(log.injected))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     for name, rows in zip(FILES, (w.accounts, w.events, w.config), strict=True):
