@@ -147,11 +147,11 @@ def test_an_agent_at_two_own_tables_within_30_days_is_a_signal_and_one_is_not():
     assert signals(one, "agent_tables") == []
 
 
-def test_own_tables_31_days_apart_are_not_a_signal():
-    sessions = [table("s1", "2025-03-01 20:00"), table("s2", "2025-04-01 20:01")]
+def test_own_tables_30_days_and_a_minute_apart_are_not_a_signal():
+    sessions = [table("s1", "2025-03-01 20:00"), table("s2", "2025-03-31 20:01")]
     found, _ = audit(
         [AGENT],
-        [card("c1", "s1", "2025-03-01 19:59"), card("c2", "s2", "2025-04-01 20:00")],
+        [card("c1", "s1", "2025-03-01 19:59"), card("c2", "s2", "2025-03-31 20:00")],
         sessions,
     )
     assert signals(found, "agent_tables") == []
