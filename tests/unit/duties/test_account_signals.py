@@ -51,7 +51,7 @@ def change(acc="a1", device_day=40, payer_day=50, region_day=60, **new):
     new = {"device": "phone-x", "region": "云南", "payer": "name-buyer"} | new
 
     def day(n):
-        return timedelta(days=n)
+        return timedelta(days=n) if isinstance(n, int) else n
 
     return [
         ev(f"{acc}-l1", "login", START + day(device_day), acc=acc, device=new["device"]),
@@ -69,7 +69,8 @@ def test_device_payer_and_region_all_new_within_30_days_is_a_resale_signal():
     assert (f.subject, f.person, f.value, f.cap) == ("account:a1", "p1", 30, 30)
     assert [e.id for e in f.events] == ["a1-l1", "a1-p1", "a1-l2"]
     assert f.confidence == "M" and f.check_no == 4
-    later, _ = audit([PERSON], history() + change(device_day=40, region_day=71))
+    minute = timedelta(days=70, minutes=1)
+    later, _ = audit([PERSON], history() + change(device_day=40, region_day=minute))
     assert signals(later, "account_resale") == []
 
 
