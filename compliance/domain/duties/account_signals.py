@@ -10,13 +10,14 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from compliance.domain.duties.agent_tables import AgentTables
-from compliance.domain.duties.coin_traders import CoinTraders
+from compliance.domain.duties.coin_traders import OUTFLOWS, CoinTraders
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.fraud_flags import FraudFlags
 from compliance.domain.duties.resale import Resale
 from compliance.domain.duties.rows import DutyBook
 from compliance.logs.platform_records import Account, LedgerEvent
 
+FLAG_TYPES = frozenset({"fraud_flag", "reverification", "restriction"})
 NEEDS_ACCOUNTS = ("account_resale", "agent_tables")
 NEEDS_LEDGER = ("account_resale", "agent_tables", "coin_traders", "fraud_reverification")
 
@@ -42,10 +43,15 @@ class AccountSignals:
         self.agents.session(platform, session_id, room, owner, players, start)
 
     def see(self, e: LedgerEvent) -> None:
-        self.resale.see(e)
-        self.agents.see(e)
-        self.coins.see(e)
-        self.fraud.see(e)
+        if e.device is not None or e.region is not None or e.payer is not None:
+            self.resale.see(e)
+        kind = e.type
+        if kind == "room_card_use":
+            self.agents.see(e)
+        elif kind in OUTFLOWS:
+            self.coins.see(e)
+        elif kind in FLAG_TYPES:
+            self.fraud.see(e)
 
     def finish(self, today: date) -> None:
         self.resale.finish()

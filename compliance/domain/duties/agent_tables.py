@@ -56,6 +56,9 @@ class AgentTables:
         self.book, self.collect = book, collect
         self.agents = {key for key, a in accounts.items() if a.kind == "agent"}
         self.persons = {key: a.person for key, a in accounts.items() if a.kind == "agent"}
+        self.by_platform: dict[str, set[str]] = {}
+        for platform, id in self.agents:
+            self.by_platform.setdefault(platform, set()).add(id)
         self.sessions: dict[tuple[str, str], AgentSession] = {}
         self.state: dict[tuple[str, str], AgentState] = {}
 
@@ -68,7 +71,10 @@ class AgentTables:
         players: tuple[str, ...],
         start: datetime,
     ) -> None:
-        agents = tuple(p for p in players if (platform, p) in self.agents)
+        known = self.by_platform.get(platform)
+        if not known or known.isdisjoint(players):
+            return
+        agents = tuple(p for p in players if p in known)
         if agents:
             self.sessions[(platform, session_id)] = AgentSession(room, owner, start, agents)
 

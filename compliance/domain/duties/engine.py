@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from compliance.domain.duties import account_signals
 from compliance.domain.duties.account_signals import AccountSignals
@@ -128,7 +128,15 @@ class DutyAudit:
         if self.accounts_given:
             self.hours.play(p)
 
-    def session(self, platform, session_id, room, owner, players, start) -> None:
+    def session(
+        self,
+        platform: str,
+        session_id: str,
+        room: str | None,
+        owner: str | None,
+        players: Iterable[str],
+        start: datetime,
+    ) -> None:
         """A session's room, owner and players (once a session, for check 17)."""
         self.signals.session(platform, session_id, room, owner, tuple(players), start)
 

@@ -56,15 +56,16 @@ class Resale:
         self.profiles: dict[tuple[str, str], Profile] = {}
 
     def see(self, e: LedgerEvent) -> None:
-        found = [(d, getattr(e, d)) for d in DIMENSIONS if getattr(e, d) is not None]
-        if not found:
-            return
         key = (e.platform, e.account)
         profile = self.profiles.get(key)
         if profile is None:
             profile = self.profiles[key] = Profile()
-        for dimension, value in found:
-            profile.see(dimension, value, e)
+        if e.device is not None:
+            profile.see("device", e.device, e)
+        if e.payer is not None:
+            profile.see("payer", e.payer, e)
+        if e.region is not None:
+            profile.see("region", e.region, e)
 
     def finish(self) -> None:
         rows = self.book.rows("account_resale", "resale")
