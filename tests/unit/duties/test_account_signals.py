@@ -285,3 +285,29 @@ def test_without_a_ledger_the_signals_are_indeterminate():
     found = a.finish()
     missing = {f.check for f in found if f.status == "indeterminate" and f.missing == "ledger"}
     assert {"account_resale", "agent_tables", "coin_traders", "fraud_reverification"} <= missing
+
+
+# ── bounded state ───────────────────────────────────────────────────────────────────
+def test_the_signals_state_stays_bounded_over_a_long_ledger():
+    start = at("2025-01-01 12:00")
+    events = [
+        ev(
+            f"g{d}-{i}",
+            "transfer",
+            start + timedelta(days=d, minutes=i),
+            acc=f"s{i}",
+            units=10,
+            currency="diamond",
+            counterpart="t",
+        )
+        for d in range(200)
+        for i in range(20)
+    ]
+    events += [
+        ev(f"l{d}", "login", start + timedelta(days=d), acc="t", device=f"d{d}", region="x")
+        for d in range(200)
+    ]
+    _, a = audit([], events)
+    buckets = a.signals.coins.days[(P, "t")]
+    assert len(buckets) <= 8 and all(len(b.senders) <= 8 for b in buckets.values())
+    assert len(a.signals.resale.profiles[(P, "t")].values["device"]) == 16
