@@ -141,7 +141,7 @@ class CoinTraders:
         if e.counterpart and e.counterpart not in b.accounts:
             b.accounts.append(e.counterpart)
         b.detail = (
-            f"{SIGNAL_NOTE}: {n} small transfers in from {len(senders)}+ accounts "
+            f"{SIGNAL_NOTE}: {n} small transfers in from at least {len(senders)} accounts "
             f"({total} in all), then {e.type} of {size} ({share} of them); a trader buying "
             "and selling points, or one collecting from friends for a shared purchase"
         )
