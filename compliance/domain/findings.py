@@ -183,13 +183,16 @@ class IndeterminateFinding(_Finding, kw_only=True, tag=INDETERMINATE, omit_defau
 
 class DutyEvent(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """An event behind a duty finding: its id (a ledger event's or a session's), time,
-    type and amounts."""
+    type and amounts; for a signal, the other account and the room where there is one."""
 
     id: str
     at: str
     type: str
     yuan: Decimal | None = None
     units: int | None = None
+    account: str | None = None
+    counterpart: str | None = None
+    room: str | None = None
 
 
 class DutyFinding(_Finding, kw_only=True, tag=DUTY, omit_defaults=True):
@@ -218,6 +221,8 @@ class DutyFinding(_Finding, kw_only=True, tag=DUTY, omit_defaults=True):
     reason: str | None = None
     events: list[DutyEvent] = []
     event_count: int = 0
+    accounts: list[str] = []
+    rooms: list[str] = []
 
     @property
     def kind(self) -> str:

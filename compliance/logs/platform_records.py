@@ -45,6 +45,9 @@ EVENT_TYPES = (
     "confirmation",  # 消费确认: the prompt shown for a payment (`ref` names the payment)
     "settlement",  # 结算: points won or lost in one round of a game mode
     "login",  # 登录: device and region
+    "fraud_flag",  # 涉诈异常标记: the platform flagged the account as fraud-abnormal
+    "reverification",  # 重新核验: the account's holder verified again (反电诈法 art. 22)
+    "restriction",  # 限制功能 / 暂停服务: the account restricted or suspended
 )
 RECORD_KINDS = ("sessions", "logins", "recharges", "consumption", "transfers", "draws")
 
@@ -97,6 +100,9 @@ class LedgerEvent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
         "confirmation",
         "settlement",
         "login",
+        "fraud_flag",
+        "reverification",
+        "restriction",
     ]
     at: datetime
     yuan: Decimal | None = None

@@ -119,6 +119,9 @@ def audit_duties(
         for item in read_sessions(path, max_line_bytes=max_line_bytes, name=names.get(path)):
             if isinstance(item, Located):
                 s = item.session
+                ids = tuple(p.id for p in s.players)
+                owner = s.owner.id if s.owner is not None else None
+                engine.session(s.platform, s.session_id, s.room_id, owner, ids, s.started_at)
                 for player in s.players:
                     engine.play(Play(s.platform, player.id, s.session_id, s.started_at, s.ended_at))
     events = records(inputs.ledger, LEDGER)

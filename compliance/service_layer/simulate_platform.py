@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from compliance.service_layer import simulate_signals
 from compliance.service_layer.simulate_guests import FIRST_DAY, add_guests
 from compliance.streams import open_log
 
@@ -132,17 +133,22 @@ def write_platform(
     for game in sorted({s["game"] for s in sessions}):
         w.setting("mode", mode=game, round_cap=ROUND_CAP, day_cap=10**12)
     w.setting("recharge_cap", yuan=str(RECHARGE_CAP))
-    w.setting("features", transfers=False, draws=False)
+    w.setting("features", transfers=True, draws=False)
+    late = _late_player(sessions)
+    avoid = {late} if late else set()
+    simulate_signals.add_clean(w, rng, sessions, players, avoid)
     on = last.date() + timedelta(days=1)
     oldest = on - timedelta(days=800)
     if guests:
         oldest = min(oldest, FIRST_DAY.date())
-    for record in ("sessions", "logins", "recharges", "consumption", "draws"):
+    for record in ("sessions", "logins", "recharges", "consumption", "transfers", "draws"):
         w.setting("retention", record=record, oldest=oldest.isoformat(), on=on.isoformat())
     log = PlatformLog()
     if anomalies > 0:
         count = max(1, round(anomalies * len(players)))
         _inject(w, rng, sessions, players[: max(1, len(players) // 2)], first, count, log)
+        simulate_signals.inject(w, rng, sessions, players, avoid, count, log)
+        log.injected = sorted(set(log.injected))
     folder = Path(folder)
     if guests:
         log.guest_sessions = add_guests(w, folder, seed, anomalies > 0, log.injected)

@@ -39,6 +39,8 @@ class Breach:
     count: int = 0
     events: list[DutyEvent] = field(default_factory=list)
     detail: str = ""
+    accounts: list[str] = field(default_factory=list)  # a signal's other accounts
+    rooms: list[str] = field(default_factory=list)
 
     def see(self, value: Decimal | None, ev: DutyEvent | None, combine: str = "max") -> None:
         self.count += 1
@@ -74,6 +76,8 @@ class Breach:
             detail=self.detail or f"{self.count} × {self.metric}",
             events=self.events,
             event_count=self.count,
+            accounts=sorted(self.accounts),
+            rooms=sorted(self.rooms),
         )
 
 

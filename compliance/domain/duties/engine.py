@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
+from compliance.domain.duties import account_signals
+from compliance.domain.duties.account_signals import AccountSignals
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.currency import Currency
@@ -43,6 +45,7 @@ NEEDS_ACCOUNTS = (
     "minor_hours",
     "minor_payments",
     "minor_trades",
+    *account_signals.NEEDS_ACCOUNTS,
 )
 NEEDS_LEDGER = (
     "payer_name",
@@ -55,6 +58,7 @@ NEEDS_LEDGER = (
     "paid_draws",
     "recharge_cap",
     "point_caps",
+    *account_signals.NEEDS_LEDGER,
 )
 NEEDS_CONFIG = ("point_caps", "retention", "draft_advisories")
 
@@ -116,12 +120,25 @@ class DutyAudit:
         features = self.config.features if self.config is not None else None
         self.currency = Currency(book, self.accounts, features, self.collect)
         self.service = ServiceDays(book, self.collect)
+        self.signals = AccountSignals(book, self.accounts, self.collect)
 
     def play(self, p: Play) -> None:
         self.platforms.add(p.platform)
         self.service.see(p.platform, p.start)
         if self.accounts_given:
             self.hours.play(p)
+
+    def session(
+        self,
+        platform: str,
+        session_id: str,
+        room: str | None,
+        owner: str | None,
+        players: Iterable[str],
+        start: datetime,
+    ) -> None:
+        """A session's room, owner and players (once a session, for check 17)."""
+        self.signals.session(platform, session_id, room, owner, tuple(players), start)
 
     def event(self, e: LedgerEvent) -> None:
         self.platforms.add(e.platform)
@@ -131,6 +148,7 @@ class DutyAudit:
         self.payments.see(e, day)
         self.points.see(e, day)
         self.currency.see(e, day)
+        self.signals.see(e)
 
     def finish(self) -> list[DutyFinding]:
         self.hours.finish()
@@ -139,6 +157,7 @@ class DutyAudit:
         self.points.configured(self.options.today)
         self.currency.finish(self.config.draws if self.config is not None else set())
         self.service.finish()
+        self.signals.finish(self.options.today)
         if self.config is not None:
             for platform in sorted(self.platforms):
                 if not any(p == platform for p, _ in self.config.modes):

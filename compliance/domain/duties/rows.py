@@ -24,6 +24,7 @@ CHECKS: dict[str, tuple[int, str]] = {
     "unverified_play": (1, "未实名游戏 play without real-name verification"),
     "guest_rules": (2, "游客模式 guest-mode rules"),
     "payer_name": (3, "付款人与实名 payer against the account's real name"),
+    "account_resale": (4, "账号出售出租 account resale or rental"),
     "minor_hours": (5, "未成年人时段 minors' hours"),
     "minor_payments": (6, "未成年人充值限额 minors' payment caps"),
     "minor_trades": (7, "未成年人交易与抽奖 minors in trades and draws"),
@@ -35,6 +36,12 @@ CHECKS: dict[str, tuple[int, str]] = {
     "paid_draws": (14, "付费随机抽取 paid random draws"),
     "recharge_cap": (15, "单次充值上限与确认 single-recharge cap and confirmations"),
     "service_gaps": (16, "服务中断 service interruptions of 30 days"),
+    "agent_tables": (17, "代理自开房 agents playing in rooms opened with their own cards"),
+    "coin_traders": (18, "银商 coin traders: many small transfers in, a large one out"),
+    "fraud_reverification": (
+        20,
+        "涉诈异常重新核验 fraud-flagged accounts re-verified or restricted",
+    ),
     "retention": (21, "记录留存 record retention"),
     "draft_advisories": (22, "草案提示 the 2023 draft's advisories"),
 }
@@ -121,6 +128,10 @@ RULE_FIGURES: dict[str, tuple[str, ...]] = {
     "reward": ("reasons",),
     "limit_published": (),
     "months": ("months",),
+    "resale": ("window_days", "settled_days"),
+    "own_table": ("sessions", "window_days"),
+    "coin_trader": ("window_days", "senders", "small_units", "outbound_share"),
+    "reverify": ("days",),
 }
 """What a row's `rule` figure selects within its check, and the figures it needs."""
 

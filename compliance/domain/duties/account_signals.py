@@ -1,0 +1,59 @@
+"""账户信号: checks 4, 17, 18 (coin traders) and 20, the signals read from accounts, the
+ledger and the sessions' rooms; each finding is a signal, never a violation.
+
+One object for the engine to feed: `session` for each session's room, owner and
+players, `see` for each ledger event, `finish` at the end.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from compliance.domain.duties.agent_tables import AgentTables
+from compliance.domain.duties.coin_traders import OUTFLOWS, CoinTraders
+from compliance.domain.duties.collect import Collector
+from compliance.domain.duties.fraud_flags import FraudFlags
+from compliance.domain.duties.resale import Resale
+from compliance.domain.duties.rows import DutyBook
+from compliance.logs.platform_records import Account, LedgerEvent
+
+FLAG_TYPES = frozenset({"fraud_flag", "reverification", "restriction"})
+NEEDS_ACCOUNTS = ("account_resale", "agent_tables")
+NEEDS_LEDGER = ("account_resale", "agent_tables", "coin_traders", "fraud_reverification")
+
+
+class AccountSignals:
+    def __init__(
+        self, book: DutyBook, accounts: dict[tuple[str, str], Account], collect: Collector
+    ):
+        self.resale = Resale(book, accounts, collect)
+        self.agents = AgentTables(book, accounts, collect)
+        self.coins = CoinTraders(book, accounts, collect)
+        self.fraud = FraudFlags(book, accounts, collect)
+
+    def session(
+        self,
+        platform: str,
+        session_id: str,
+        room: str | None,
+        owner: str | None,
+        players: tuple[str, ...],
+        start: datetime,
+    ) -> None:
+        self.agents.session(platform, session_id, room, owner, players, start)
+
+    def see(self, e: LedgerEvent) -> None:
+        if e.device is not None or e.region is not None or e.payer is not None:
+            self.resale.see(e)
+        kind = e.type
+        if kind == "room_card_use":
+            self.agents.see(e)
+        elif kind in OUTFLOWS:
+            self.coins.see(e)
+        elif kind in FLAG_TYPES:
+            self.fraud.see(e)
+
+    def finish(self, today: date) -> None:
+        self.resale.finish()
+        self.agents.finish()
+        self.fraud.finish(today)
