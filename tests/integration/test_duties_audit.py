@@ -33,6 +33,7 @@ INPUTS = (
     "2026-03-31",
 )
 EXPECTED = {
+    ("fee-winners-2007", "room:r-90"),  # mixed-room: 2 points from each seat that won
     ("minor-pay-8-16-each-2019", "person:sha256:7f1c…b4"),
     ("minor-pay-8-16-month-2019", "person:sha256:7f1c…b4"),
     ("minor-window-2021", "account:hn4"),
@@ -65,11 +66,14 @@ def test_the_samples_injected_breaches_are_found_stored_and_gate_the_run(any_db_
     duties = [d for d in lines if d["kind"] == "duty"]
     breached = {(d["duty"], d["subject"]) for d in duties if d["status"] == "breached"}
     assert breached == EXPECTED
-    assert [d["missing"] for d in duties if d["status"] == "indeterminate"] == ["accounts"]
+    assert [d["missing"] for d in duties if d["status"] == "indeterminate"] == [
+        "session fee data (owner.room_fee, a round's rake)",  # five sessions name no owner
+        "accounts",
+    ]
     month = next(d for d in duties if d["duty"] == "minor-pay-8-16-month-2019")
     assert (month["value"], month["cap"], month["date"]) == (200.01, 200, "2026-03")
-    assert "duties: 27 records read, 2 rejected" in result.stderr
-    assert "findings: violation 10, signal 3, advisory 1, indeterminate 1" in result.stderr
+    assert "duties: 28 records read, 2 rejected" in result.stderr
+    assert "findings: violation 11, signal 3, advisory 1, indeterminate 2" in result.stderr
     with unit_of_work_factory(any_db_url)() as uow:
         stored = uow.duties.findings(1)
         rejects = uow.conn.execute(text("select file, line, session_id from rejects")).all()
