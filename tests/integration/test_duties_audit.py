@@ -226,6 +226,8 @@ def test_the_report_has_a_platform_duties_section_only_for_a_run_that_checked_th
     invoke(sqlite_url, "audit", DOUNIU)
     plain = json.loads(invoke(sqlite_url, "report", "--format", "json", "-o", "-").stdout)
     assert "platform_duties" not in plain
+    plain_csv = invoke(sqlite_url, "report", "--format", "csv", "-o", "-").stdout
+    assert "\n\n" not in plain_csv and "platform_duties" not in plain_csv
     invoke(sqlite_url, "audit", DOUNIU, *INPUTS)
     report = json.loads(invoke(sqlite_url, "report", "--format", "json", "-o", "-").stdout)
     lines = {line["check"]: line for line in report["platform_duties"]}
@@ -238,3 +240,23 @@ def test_the_report_has_a_platform_duties_section_only_for_a_run_that_checked_th
     markdown = invoke(sqlite_url, "report", "--format", "md", "-o", "-").stdout
     assert "## 平台义务 Platform duties" in markdown
     assert "| 6. 未成年人充值限额 minors' payment caps | breached | 2 |" in markdown
+    assert lines["unit_price"]["instruments"] == [  # a held check's, from the duty book
+        ["文市发〔2009〕20号 关于加强网络游戏虚拟货币管理工作的通知", "(十二)", "L"]
+    ]
+    findings, _, section = invoke(
+        sqlite_url, "report", "--format", "csv", "-o", "-"
+    ).stdout.partition("\n\nplatform_duties,")
+    assert findings.replace("\n\n", "") == findings
+    table = list(csv.DictReader(io.StringIO("platform_duties," + section)))
+    checks = {r["check"]: r for r in table if r["platform_duties"] == "check"}
+    assert list(checks) == [line["check"] for line in report["platform_duties"]]
+    assert (checks["outcome_fees"]["status"], checks["outcome_fees"]["violation"]) == (
+        "breached",
+        "1",
+    )
+    case = next(r for r in table if r["duty"] == "fee-winners-2007")
+    assert (case["platform_duties"], case["subject"], case["events"]) == (
+        "case",
+        "room:r-90",
+        "mixed-room#1",
+    )
