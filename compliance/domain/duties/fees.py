@@ -36,6 +36,7 @@ FIXED = "a fee fixed before play, the same whatever the result"
 class RakeFigures:
     """一场的抽水: one session's rake, seat by seat (or round by round), in running figures."""
 
+    seat_level: bool = False  # fees per seat (斗牛): who paid is known, not only how much
     units: int = 0
     low: int | None = None
     high: int | None = None
@@ -85,7 +86,13 @@ class RakeFigures:
         return (Decimal(lo.numerator) / lo.denominator + Decimal(hi.numerator) / hi.denominator) / 2
 
     def from_winners_only(self) -> bool:
-        return self.charged and not self.paid_without_winning and self.free_without_winning
+        """Only seats that won paid (a round's rake does not say who paid it)."""
+        return (
+            self.seat_level
+            and self.charged
+            and not self.paid_without_winning
+            and self.free_without_winning
+        )
 
 
 def rake_of(s: Sitting) -> RakeFigures | None:
@@ -94,7 +101,7 @@ def rake_of(s: Sitting) -> RakeFigures | None:
     seat_level = any(r.seat_rake for r in rounds)
     if not seat_level and not any(r.rake is not None for r in rounds):
         return None
-    figures = RakeFigures()
+    figures = RakeFigures(seat_level=seat_level)
     for index, r in enumerate(rounds, 1):
         where = f"{s.session_id}#{index}"
         if seat_level:
@@ -113,6 +120,8 @@ class OutcomeFees:
         self.book, self.collect = book, collect
 
     def see(self, s: Sitting) -> None:
+        if s.rounds is None:
+            return  # the audit rejects the session, naming why
         day = local_day(s.started_at)
         rake = rake_of(s)
         if s.owner is None and rake is None:

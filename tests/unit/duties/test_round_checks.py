@@ -141,6 +141,20 @@ def test_a_round_paid_by_a_seat_that_did_not_win_is_not_a_share_of_winnings():
     assert [f.missing for f in found if f.check == "outcome_fees"] == ["the rake's basis"]
 
 
+def test_a_round_rake_spared_in_a_drawn_round_is_not_read_as_from_winners_only():
+    rounds = [*FIXED_ROUNDS, table({"a": 0, "b": 0}, 0), table({"a": 40, "b": -40}, 5)]
+    found, statuses = run([sitting(rounds)])
+    assert breaches(found) == []
+    assert [f.missing for f in found if f.check == "outcome_fees"] == ["the rake's basis"]
+    assert statuses["outcome_fees"] == "indeterminate"
+
+
+def test_a_session_whose_rounds_do_not_decode_is_left_to_the_audits_reject():
+    found, statuses = run([sitting(None, owner=None)])
+    assert [f for f in found if f.check == "outcome_fees"] == []
+    assert "outcome_fees" not in statuses
+
+
 def test_a_session_with_no_owner_and_no_rake_is_indeterminate_naming_what_is_missing():
     found, statuses = run([sitting([table({"a": 1, "b": -1})], owner=None)])
     (f,) = [f for f in found if f.check == "outcome_fees"]
