@@ -118,10 +118,11 @@ def rake_of(s: Sitting) -> RakeFigures | None:
 class OutcomeFees:
     def __init__(self, book: DutyBook, collect: Collector):
         self.book, self.collect = book, collect
+        self.active = bool(book.rows(CHECK))  # a rule database seeded before check 9 has none
 
     def see(self, s: Sitting) -> None:
-        if s.rounds is None:
-            return  # the audit rejects the session, naming why
+        if s.rounds is None or not self.active:
+            return  # a session that does not decode: the audit rejects it, naming why
         day = local_day(s.started_at)
         rake = rake_of(s)
         if s.owner is None and rake is None:

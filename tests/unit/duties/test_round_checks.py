@@ -171,6 +171,17 @@ def test_a_single_round_of_rake_cannot_tell_a_fixed_fee_from_a_share():
     assert [f.missing for f in found if f.check == "outcome_fees"] == ["more rounds"]
 
 
+def test_a_duty_book_without_check_9s_rows_does_not_run_it():
+    from compliance.domain.duties.rows import DutyBook
+
+    older = DutyBook([d for d in BOOK.duties if d.check != "outcome_fees"])
+    audit = DutyAudit(older, DutyOptions(date(2022, 6, 1)), [], None, True)
+    audit.sitting(sitting(SHARE_ROUNDS, owner=None))
+    audit.sitting(sitting([table({"a": 1, "b": -1})], owner=None, sid="s2"))
+    assert [f for f in audit.finish() if f.check == "outcome_fees"] == []
+    assert "outcome_fees" not in audit.statuses()
+
+
 def test_before_the_2007_notice_no_row_is_in_force():
     got, _ = fee_duties([sitting(SHARE_ROUNDS, start="2007-01-24 20:00")])
     assert got == []
