@@ -12,9 +12,12 @@ from datetime import date
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from compliance.domain.duties.engine import DutyAudit, DutyOptions, Sitting
 from compliance.domain.duties.fees import rake_of
+from compliance.domain.duties.rows import DutyBook
 from compliance.logs.round_money import RoundMoney, SeatMoney, round_money
 from tests.unit.duties.builders import BOOK, P, at, breaches, mode
 
@@ -172,8 +175,6 @@ def test_a_single_round_of_rake_cannot_tell_a_fixed_fee_from_a_share():
 
 
 def test_a_duty_book_without_check_9s_rows_does_not_run_it():
-    from compliance.domain.duties.rows import DutyBook
-
     older = DutyBook([d for d in BOOK.duties if d.check != "outcome_fees"])
     audit = DutyAudit(older, DutyOptions(date(2022, 6, 1)), [], None, True)
     audit.sitting(sitting(SHARE_ROUNDS, owner=None))
@@ -246,3 +247,29 @@ def test_sessions_of_a_mode_the_configuration_lacks_are_indeterminate():
 def test_a_mode_that_stakes_no_points_needs_no_cap():
     found, _ = run([sitting([table({"a": 10**6, "b": -(10**6)})])], [mode(stakes=False)])
     assert breaches(found) == []
+
+
+# ── Properties ───────────────────────────────────────────────────────────────────────
+
+results = st.lists(st.integers(-5000, 5000), min_size=2, max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(results, min_size=2, max_size=12), st.integers(1, 50))
+def test_a_fee_the_same_for_every_seat_never_breaches(tables, fee):
+    rounds = [seats(*((f"p{i}", v - fee, fee) for i, v in enumerate(t))) for t in tables]
+    got, _ = fee_duties([sitting(rounds)])
+    assert got == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(200, 100_000), min_size=2, max_size=12), st.integers(1, 20))
+def test_a_share_of_the_winnings_is_found_with_its_rate(wins, percent):
+    rounds = [table({"a": w, "b": -w}, w * percent // 100) for w in wins]
+    figures = rake_of(sitting(rounds))
+    assert figures is not None
+    if not figures.varies:
+        return  # every round won the same: a fixed fee and a share look alike
+    share = figures.share()
+    assert share is not None and abs(share - percent) < 1
+    assert fee_duties([sitting(rounds)])[0] == ["fee-share-2007"]
