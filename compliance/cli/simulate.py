@@ -99,6 +99,7 @@ def simulate(games, sessions, seed, anomalies, jurisdictions, output, records, g
         seed=seed,
         anomalies=anomalies,
         jurisdictions=places,
+        platform_fees=bool(records),
     )
     to_stdout = output == "-"
     with bar("simulate", sessions) as progress:

@@ -25,3 +25,31 @@ def with_rake(record: dict[str, Any], percent: int, won: Iterable[int]) -> dict[
     if rake:
         record["rake"] = rake
     return record
+
+
+SEAT_RAKE = ("douniu",)  # the games whose rake is per seat and withheld from `claimed`
+
+
+def platform_rake(code: str, rounds: list[dict[str, Any]], percent: int) -> list[dict[str, Any]]:
+    """The rounds with the room's rake replaced (for the platform's duties, check 9): none
+    when `percent` is 0, else `percent` of the winnings, rounded down: of each winning
+    seat in 斗牛 (withheld from its claim), of what the round's winners won in the others.
+    What each seat won before rake is left as it was, so the rounds still settle."""
+    for record in rounds:
+        if code in SEAT_RAKE:
+            for seat in record["seats"]:
+                won = seat["claimed"] + seat.pop("rake", 0)
+                fee = won * percent // 100 if won > 0 else 0
+                if fee:
+                    seat["rake"] = fee
+                seat["claimed"] = won - fee
+            continue
+        record.pop("rake", None)
+        claims = record.get("claimed")
+        paid = (
+            claims.values()
+            if isinstance(claims, dict)
+            else (s.get("claimed", 0) for s in record.get("seats", ()))
+        )
+        with_rake(record, percent, list(paid))
+    return rounds

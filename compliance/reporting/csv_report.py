@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from compliance.domain.findings import FIELDS
 from compliance.reporting.cells import CsvWriter, csv_value
+from compliance.reporting.duty_render import csv_section
 from compliance.reporting.model import Report
 
 COLUMNS = FIELDS
@@ -18,7 +19,8 @@ def render_csv(report: Report) -> str:
 
 def csv_chunks(report: Report, rows: int = 2000) -> Iterator[str]:
     """Every selected finding, most severe first, in the audit's CSV columns (`FIELDS`),
-    with the stored session's name, room and owner; streamed, `rows` at a time."""
+    with the stored session's name, room and owner; streamed, `rows` at a time. A run
+    that checked the platform's duties adds their section after a blank line."""
     out = io.StringIO()
     writer = CsvWriter(out, COLUMNS)
     for n, finding in enumerate(report.export(), 1):
@@ -31,3 +33,5 @@ def csv_chunks(report: Report, rows: int = 2000) -> Iterator[str]:
             out.seek(0)
             out.truncate()
     yield out.getvalue()
+    if report.duties is not None:
+        yield csv_section(report.duties)

@@ -10,19 +10,26 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from compliance.domain.duties.rows import CHECKS, SEVERITIES
+from compliance.domain.duties.rows import CHECKS, SEVERITIES, DutyBook
 from compliance.domain.findings import DutyFinding
 
 WORST = 5
 
 
-def duty_section(findings: list[DutyFinding], statuses: dict[str, str]) -> list[dict[str, Any]]:
-    """The section's lines, in the checks' order; `statuses` as the run summed them."""
+def duty_section(
+    findings: list[DutyFinding], statuses: dict[str, str], book: DutyBook | None = None
+) -> list[dict[str, Any]]:
+    """The section's lines, in the checks' order; `statuses` as the run summed them. The
+    instruments are those of the findings and, given the duty `book`, those of every row
+    of the check, so a check that held still names what it was held to."""
     lines = []
     for code, (number, label) in CHECKS.items():
         mine = [f for f in findings if f.check == code]
         if code not in statuses and not mine:
             continue
+        cited = {(f.instrument, f.article, f.confidence) for f in mine}
+        if book is not None:
+            cited |= {(d.instrument, d.article, d.confidence) for d in book.rows(code)}
         breached = [f for f in mine if f.status == "breached"]
         unknown = [f for f in mine if f.status != "breached"]
         counts = Counter(f.severity for f in breached)
@@ -41,7 +48,7 @@ def duty_section(findings: list[DutyFinding], statuses: dict[str, str]) -> list[
                     {"missing": f.missing, "reason": f.reason, "cases": f.event_count}
                     for f in unknown
                 ],
-                "instruments": sorted({(f.instrument, f.article, f.confidence) for f in mine}),
+                "instruments": sorted(cited),
                 "worst": [
                     {
                         "duty": f.duty,

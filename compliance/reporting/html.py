@@ -8,6 +8,7 @@ from jinja2 import Environment, PackageLoader
 
 from compliance.domain.review import STATUSES
 from compliance.reporting import charts
+from compliance.reporting.duty_render import html_section
 from compliance.reporting.labels import Labels
 from compliance.reporting.model import Report
 from compliance.reporting.review_marks import manifest_lines
@@ -48,6 +49,15 @@ def render_html(report: Report, lang: str = "zh", cjk_family: str | None | bool 
     if family is None:
         notes.append(labels("no_cjk"))
     template = _env.get_template("report.html.j2")
+    duties = html_section(report.duties, labels) if report.duties is not None else None
+    sections = [
+        (key, labels(label))
+        for key, label in SECTIONS
+        if (key != "rules" or report.rules) and (key != "waived" or report.waived_count)
+    ]
+    if duties is not None:
+        at = next(n for n, (key, _) in enumerate(sections) if key == "findings")
+        sections.insert(at, ("duties", duties["title"]))
     return template.render(
         r=report,
         L=labels,
@@ -62,11 +72,8 @@ def render_html(report: Report, lang: str = "zh", cjk_family: str | None | bool 
         tier_rows=[(code, report.tiers.get(code, 0)) for code in charts.ORDER[:-2]],
         filters={k: v for k, v in report.query.describe().items() if v not in (None, [])},
         h=report.headline,
-        sections=[
-            (key, labels(label))
-            for key, label in SECTIONS
-            if (key != "rules" or report.rules) and (key != "waived" or report.waived_count)
-        ],
+        sections=sections,
+        D=duties,
         waived=[describe(f, labels) for f in report.waived[:MAX_ROWS]],
         statuses=[(s, report.statuses[s]) for s in STATUSES if report.statuses.get(s)],
         serious=[describe(f, labels) for f in report.serious],

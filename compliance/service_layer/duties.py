@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from compliance.domain.duties.engine import DutyAudit, DutyOptions, Play
+from compliance.domain.duties.engine import DutyAudit, DutyOptions, Play, Sitting
 from compliance.domain.duties.rows import DutyBook
 from compliance.domain.findings import DutyFinding
 from compliance.dutydata import duties_path, load_duties
@@ -23,6 +23,8 @@ from compliance.errors import LogError
 from compliance.logs.platform_reader import Record, read_records
 from compliance.logs.platform_records import ACCOUNTS, CONFIG, LEDGER
 from compliance.logs.reader import Located, Reject, read_sessions
+from compliance.logs.records import Session
+from compliance.logs.round_money import round_money
 from compliance.service_layer.unit_of_work import UnitOfWork
 
 FIRST_USE = "first use: seeded from data/duties.toml"
@@ -124,6 +126,7 @@ def audit_duties(
                 engine.session(s.platform, s.session_id, s.room_id, owner, ids, s.started_at)
                 for player in s.players:
                     engine.play(Play(s.platform, player.id, s.session_id, s.started_at, s.ended_at))
+                engine.sitting(sitting_of(s))
     events = records(inputs.ledger, LEDGER)
     for event in events or ():
         engine.event(event)
@@ -136,6 +139,22 @@ def audit_duties(
         on_finding(finding)
     summary.statuses = engine.statuses()
     return summary
+
+
+def sitting_of(s: Session) -> Sitting:
+    """The session as checks 9 and 10 read it: room, owner and fee, the rounds' money."""
+    owner = s.owner
+    return Sitting(
+        platform=s.platform,
+        session_id=s.session_id,
+        game=s.game,
+        started_at=s.started_at,
+        rounds=round_money(s.rounds),
+        room_id=s.room_id,
+        owner=owner.id if owner is not None else None,
+        room_fee=owner.room_fee if owner is not None else 0,
+        fee_basis=owner.fee_basis if owner is not None else "fixed",
+    )
 
 
 def _decoded(

@@ -57,7 +57,9 @@ def make_report(
         if query.run is not None:
             statuses = uow.duties.statuses(query.run)
             if statuses is not None:
-                report.duties = duty_section(uow.duties.findings(query.run), statuses)
+                report.duties = duty_section(
+                    uow.duties.findings(query.run), statuses, uow.duties.load()
+                )
         return report
 
 

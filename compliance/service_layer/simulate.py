@@ -20,6 +20,7 @@ import msgspec
 from compliance.domain.ruleset import Resolver
 from compliance.games import game_codes, get_game
 from compliance.games.base import Simulated
+from compliance.games.rake import platform_rake
 from compliance.ruledata import load_book
 
 DEFAULT_JURISDICTIONS = ("430000", "420000", "360000", "610000", "510000", "440606")
@@ -28,6 +29,7 @@ BASES = (1, 1, 2, 2, 5, 10)
 HIGH_BASES = (20, 50, 100)
 CHINA = timezone(timedelta(hours=8))
 SURNAMES = "王李张刘陈杨赵黄周吴"
+FEE_SHARE = 10  # percent of the winnings an injected room takes (check 9)
 
 # 模拟器: each game's simulator lives beside it and imports it, never the reverse.
 SIMULATORS: dict[str, str] = {code: f"compliance.games.{code}.simulator" for code in game_codes()}
@@ -67,6 +69,7 @@ class SimulationSpec:
     start: datetime = datetime(2025, 10, 1, tzinfo=CHINA)
     days: int = 240
     high_stakes: float = 0.1
+    platform_fees: bool = False  # platform records follow: rake only where check 9 is injected
 
 
 @dataclass
@@ -96,6 +99,8 @@ def generate(spec: SimulationSpec) -> Iterator[tuple[bytes, list[tuple[str, int,
         made = simulator_for(code)(
             rng, [p["id"] for p in players], rng.randint(*spec.rounds), base, spec.anomalies
         )
+        if spec.platform_fees:
+            platform_rake(code, made.rounds, FEE_SHARE if _fee_injected(spec, n) else 0)
         sid = f"{spec.platform}-{spec.seed}-{n:06d}"
         started = spec.start + timedelta(minutes=rng.randrange(spec.days * 24 * 60))
         owner = {"id": f"owner-{rng.randrange(1, 40):02d}", "room_fee": rng.choice((0, 0, 5, 10))}
@@ -120,6 +125,14 @@ def generate(spec: SimulationSpec) -> Iterator[tuple[bytes, list[tuple[str, int,
             [(sid, index, check) for index, check in made.anomalies],
             len(made.rounds),
         )
+
+
+def _fee_injected(spec: SimulationSpec, n: int) -> bool:
+    """With anomalies, about that share of the sessions (the first among them) take a
+    rake that is a share of the winnings: check 9's injected breach."""
+    if spec.anomalies <= 0:
+        return False
+    return n % max(2, round(1 / spec.anomalies)) == 1
 
 
 def _population(rng: random.Random, spec: SimulationSpec) -> list[dict[str, Any]]:

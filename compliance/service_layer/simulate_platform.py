@@ -24,6 +24,8 @@ import msgspec
 
 from compliance.service_layer import simulate_signals
 from compliance.service_layer.simulate_guests import FIRST_DAY, add_guests
+from compliance.domain.duties.calendar import SHANGHAI
+from compliance.logs.round_money import round_money
 from compliance.streams import open_log
 
 _encoder = msgspec.json.Encoder()
@@ -118,6 +120,7 @@ def write_platform(
                 minutes=rng.randrange(int((last - first).total_seconds() // 60) + 1)
             )
             w.pay(pid, when, Decimal(rng.choice((6, 30, 68, 128, 328, 648))))
+    swing = ROUND_CAP // 2 if anomalies <= 0 else 1  # with anomalies, under any injected cap
     for s in sessions:
         at = datetime.fromisoformat(s["started_at"])
         for p in s["players"]:
@@ -125,13 +128,17 @@ def write_platform(
                 p["id"],
                 "settlement",
                 at,
-                units=rng.randint(-ROUND_CAP // 2, ROUND_CAP // 2),
+                units=rng.randint(-swing, swing),
                 mode=s["game"],
                 session_id=s["session_id"],
                 round=1,
             )
-    for game in sorted({s["game"] for s in sessions}):
-        w.setting("mode", mode=game, round_cap=ROUND_CAP, day_cap=10**12)
+    log = PlatformLog()
+    caps = {game: (ROUND_CAP, 10**12) for game in sorted({s["game"] for s in sessions})}
+    if anomalies > 0:
+        caps[sessions[0]["game"]] = _caps_breached(sessions, sessions[0]["game"], log)
+    for game, (round_cap, day_cap) in caps.items():
+        w.setting("mode", mode=game, round_cap=round_cap, day_cap=day_cap)
     w.setting("recharge_cap", yuan=str(RECHARGE_CAP))
     w.setting("features", transfers=True, draws=False)
     late = _late_player(sessions)
@@ -196,6 +203,7 @@ def _inject(w: _Writer, rng, sessions, players, first: datetime, count: int, log
         w.pay(big, day + timedelta(days=1), Decimal(6), confirm=False)
         w.event(big, "settlement", day, units=-(ROUND_CAP + 1), mode=sessions[0]["game"])
         log.injected.append(("point-cap-round-2007", f"account:{big}"))
+        log.injected.append(("point-cap-day-2007", f"account:{big}"))  # its day, too
         w.event(big, "withdrawal", day, yuan="100")
         log.injected.append(("cashout-withdrawal-2007", f"account:{big}"))
         w.event(big, "transfer", day, units=100, currency="points", counterpart=players[0])
@@ -223,6 +231,31 @@ def _inject(w: _Writer, rng, sessions, players, first: datetime, count: int, log
     log.injected = sorted(set(log.injected))
 
 
+def _caps_breached(sessions, game: str, log: PlatformLog) -> tuple[int, int]:
+    """Caps on `game` set one point below the largest round and day its sessions' rounds
+    show (check 10 read from the sessions), and every breach they make listed."""
+    rounds: dict[str, int] = {}
+    days: dict[tuple[str, date], int] = {}
+    for s in sessions:
+        if s["game"] != game:
+            continue
+        day = datetime.fromisoformat(s["started_at"]).astimezone(SHANGHAI).date()
+        for player, (top, total) in s["_points"].items():
+            rounds[player] = max(rounds.get(player, 0), top)
+            days[(player, day)] = days.get((player, day), 0) + total
+    round_cap, day_cap = max(rounds.values()) - 1, max(days.values()) - 1
+    for player, top in rounds.items():
+        if top > round_cap:
+            log.injected.append(("point-cap-round-sessions-2007", f"account:{player}"))
+    for (player, _), total in days.items():
+        if total > day_cap:
+            log.injected.append(("point-cap-day-sessions-2007", f"account:{player}"))
+    for s in sessions:
+        if s["_raked"]:
+            log.injected.append(("fee-share-2007", f"room:{s['room_id']}"))
+    return round_cap, day_cap
+
+
 def _late_player(sessions) -> str | None:
     """A player of a session that starts outside every minors' hour (a Monday to Thursday
     that is no holiday is not needed: 22:00 to 08:00 is closed every day)."""
@@ -234,12 +267,23 @@ def _late_player(sessions) -> str | None:
 
 
 def _sessions(path: str) -> list[dict[str, Any]]:
-    """The headers of the simulated sessions (their rounds dropped)."""
+    """The headers of the simulated sessions, their rounds summed up: each player's largest
+    round and total |points| (`_points`), and whether any round took rake (`_raked`)."""
     out = []
     with open_log(path) as fh:
         for line in fh:
             if line.strip():
                 s = json.loads(line)
-                s.pop("rounds", None)
+                money = round_money(msgspec.json.encode(s.pop("rounds", []))) or []
+                points: dict[str, tuple[int, int]] = {}
+                for r in money:
+                    for player, v in r.results().items():
+                        top, total = points.get(player, (0, 0))
+                        points[player] = (max(top, abs(v)), total + abs(v))
+                s["_points"] = points
+                s["_raked"] = any(
+                    (r.rake or 0) > 0 or any((seat.rake or 0) > 0 for seat in r.seats)
+                    for r in money
+                )
                 out.append(s)
     return out

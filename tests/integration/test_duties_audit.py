@@ -33,6 +33,7 @@ INPUTS = (
     "2026-03-31",
 )
 EXPECTED = {
+    ("fee-winners-2007", "room:r-90"),  # mixed-room: 2 points from each seat that won
     ("minor-pay-8-16-each-2019", "person:sha256:7f1c…b4"),
     ("minor-pay-8-16-month-2019", "person:sha256:7f1c…b4"),
     ("minor-window-2021", "account:hn4"),
@@ -65,11 +66,14 @@ def test_the_samples_injected_breaches_are_found_stored_and_gate_the_run(any_db_
     duties = [d for d in lines if d["kind"] == "duty"]
     breached = {(d["duty"], d["subject"]) for d in duties if d["status"] == "breached"}
     assert breached == EXPECTED
-    assert [d["missing"] for d in duties if d["status"] == "indeterminate"] == ["accounts"]
+    assert [d["missing"] for d in duties if d["status"] == "indeterminate"] == [
+        "session fee data (owner.room_fee, a round's rake)",  # five sessions name no owner
+        "accounts",
+    ]
     month = next(d for d in duties if d["duty"] == "minor-pay-8-16-month-2019")
     assert (month["value"], month["cap"], month["date"]) == (200.01, 200, "2026-03")
-    assert "duties: 27 records read, 2 rejected" in result.stderr
-    assert "findings: violation 10, signal 3, advisory 1, indeterminate 1" in result.stderr
+    assert "duties: 28 records read, 2 rejected" in result.stderr
+    assert "findings: violation 11, signal 3, advisory 1, indeterminate 2" in result.stderr
     with unit_of_work_factory(any_db_url)() as uow:
         stored = uow.duties.findings(1)
         rejects = uow.conn.execute(text("select file, line, session_id from rejects")).all()
@@ -222,6 +226,8 @@ def test_the_report_has_a_platform_duties_section_only_for_a_run_that_checked_th
     invoke(sqlite_url, "audit", DOUNIU)
     plain = json.loads(invoke(sqlite_url, "report", "--format", "json", "-o", "-").stdout)
     assert "platform_duties" not in plain
+    plain_csv = invoke(sqlite_url, "report", "--format", "csv", "-o", "-").stdout
+    assert "\n\n" not in plain_csv and "platform_duties" not in plain_csv
     invoke(sqlite_url, "audit", DOUNIU, *INPUTS)
     report = json.loads(invoke(sqlite_url, "report", "--format", "json", "-o", "-").stdout)
     lines = {line["check"]: line for line in report["platform_duties"]}
@@ -234,3 +240,23 @@ def test_the_report_has_a_platform_duties_section_only_for_a_run_that_checked_th
     markdown = invoke(sqlite_url, "report", "--format", "md", "-o", "-").stdout
     assert "## 平台义务 Platform duties" in markdown
     assert "| 6. 未成年人充值限额 minors' payment caps | breached | 2 |" in markdown
+    assert lines["unit_price"]["instruments"] == [  # a held check's, from the duty book
+        ["文市发〔2009〕20号 关于加强网络游戏虚拟货币管理工作的通知", "(十二)", "L"]
+    ]
+    findings, _, section = invoke(
+        sqlite_url, "report", "--format", "csv", "-o", "-"
+    ).stdout.partition("\n\nplatform_duties,")
+    assert findings.replace("\n\n", "") == findings
+    table = list(csv.DictReader(io.StringIO("platform_duties," + section)))
+    checks = {r["check"]: r for r in table if r["platform_duties"] == "check"}
+    assert list(checks) == [line["check"] for line in report["platform_duties"]]
+    assert (checks["outcome_fees"]["status"], checks["outcome_fees"]["violation"]) == (
+        "breached",
+        "1",
+    )
+    case = next(r for r in table if r["duty"] == "fee-winners-2007")
+    assert (case["platform_duties"], case["subject"], case["events"]) == (
+        "case",
+        "room:r-90",
+        "mixed-room#1",
+    )

@@ -89,6 +89,9 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
         ("minor_hours", "birth_date"),
         ("minor_payments", "birth_date"),
     ]
+    found_rows = {d for d, _ in found}
+    assert {"fee-share-2007", "point-cap-round-sessions-2007"} <= found_rows
+    assert "point-cap-day-sessions-2007" in found_rows
     checks = {d["check"] for d in duties}
     assert checks >= {
         "unverified_play",
@@ -97,6 +100,7 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
         "minor_payments",
         "minor_trades",
         "cash_out",
+        "outcome_fees",
         "point_caps",
         "transfers",
         "unbought_currency",

@@ -18,12 +18,15 @@ from compliance.domain.duties.account_signals import AccountSignals
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.currency import Currency
+from compliance.domain.duties.fees import OutcomeFees
 from compliance.domain.duties.hours import Hours, Play
 from compliance.domain.duties.payments import Payments
 from compliance.domain.duties.points import Points
 from compliance.domain.duties.retention import judge_retention
+from compliance.domain.duties.round_points import RoundPoints
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.domain.duties.service import ServiceDays
+from compliance.domain.duties.sitting import Sitting
 from compliance.domain.findings import DutyFinding
 from compliance.logs.platform_records import (
     Account,
@@ -36,7 +39,7 @@ from compliance.logs.platform_records import (
     Retention,
 )
 
-__all__ = ["DutyAudit", "DutyOptions", "Play"]
+__all__ = ["DutyAudit", "DutyOptions", "Play", "Sitting"]
 
 NEEDS_ACCOUNTS = (
     "unverified_play",
@@ -121,6 +124,10 @@ class DutyAudit:
         self.currency = Currency(book, self.accounts, features, self.collect)
         self.service = ServiceDays(book, self.collect)
         self.signals = AccountSignals(book, self.accounts, self.collect)
+        self.fees = OutcomeFees(book, self.collect)
+        self.round_points = RoundPoints(
+            book, self.config.modes if self.config else None, self.collect
+        )
 
     def play(self, p: Play) -> None:
         self.platforms.add(p.platform)
@@ -140,6 +147,12 @@ class DutyAudit:
         """A session's room, owner and players (once a session, for check 17)."""
         self.signals.session(platform, session_id, room, owner, tuple(players), start)
 
+    def sitting(self, s: Sitting) -> None:
+        """A session's rounds: its fees (check 9) and its points against the caps (10)."""
+        self.platforms.add(s.platform)
+        self.fees.see(s)
+        self.round_points.see(s)
+
     def event(self, e: LedgerEvent) -> None:
         self.platforms.add(e.platform)
         if e.type == "draw":
@@ -154,6 +167,7 @@ class DutyAudit:
         self.hours.finish()
         self.payments.finish()
         self.points.finish()
+        self.round_points.finish()
         self.points.configured(self.options.today)
         self.currency.finish(self.config.draws if self.config is not None else set())
         self.service.finish()

@@ -1,0 +1,106 @@
+"""局分上限（会话）: check 10 held against the session logs' rounds, beside the ledger's
+settlements (points.py).
+
+A session's mode is its `game`; each player's settled points in a round (`claimed`,
+what the platform paid) are held to the mode's per-round cap, and their |Δpoints|
+summed per account, mode and Beijing day of the session's start (a round carries no
+time of its own) to the per-day cap. The sessions' and the ledger's sums are kept
+apart, under rows of their own, so that a platform that logs its rounds in both is
+not counted twice.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date
+from decimal import Decimal
+
+from compliance.domain.duties.calendar import local_day, month_of
+from compliance.domain.duties.collect import Collector, event
+from compliance.domain.duties.rows import DutyBook
+from compliance.domain.duties.sitting import Sitting
+from compliance.domain.findings import DutyEvent
+from compliance.logs.platform_records import ModeConfig
+
+CHECK = "point_caps"
+
+
+class RoundPoints:
+    def __init__(
+        self, book: DutyBook, modes: dict[tuple[str, str], ModeConfig] | None, collect: Collector
+    ):
+        self.book, self.modes, self.collect = book, modes, collect
+        self.days: defaultdict[tuple[str, str, str, date], int] = defaultdict(int)
+        self.first: dict[tuple[str, str, str, date], DutyEvent] = {}
+
+    def see(self, s: Sitting) -> None:
+        if not s.rounds:
+            return
+        if self.modes is None:
+            self.collect.cannot(
+                CHECK,
+                s.platform,
+                "platform-config",
+                "sessions with no configuration of the modes' caps",
+            )
+            return
+        mode = self.modes.get((s.platform, s.game))
+        if mode is None:
+            self.collect.cannot(
+                CHECK,
+                s.platform,
+                f"platform-config mode {s.game}",
+                "sessions of a mode the configuration does not list",
+            )
+            return
+        self.collect.checked.add((CHECK, s.platform))
+        if not mode.stakes_points:
+            return
+        day = local_day(s.started_at)
+        over = self.book.in_force(CHECK, "session_round", day) if mode.round_cap is not None else []
+        for index, r in enumerate(s.rounds, 1):
+            for player, points in r.results().items():
+                swing = abs(points)
+                if mode.day_cap is not None:
+                    key = (s.platform, player, s.game, day)
+                    if key not in self.first:
+                        self.first[key] = event(
+                            f"{s.session_id}#{index}", s.started_at, "round", None, points
+                        )
+                    self.days[key] += swing
+                if mode.round_cap is None or swing <= mode.round_cap:
+                    continue
+                for duty in over:
+                    b = self.collect.breach(
+                        duty,
+                        s.platform,
+                        f"account:{player}",
+                        month_of(day),
+                        metric="round_points",
+                        boundary=f"at most {mode.round_cap} points a round in {s.game}",
+                        cap=Decimal(mode.round_cap),
+                        account=player,
+                    )
+                    b.see(
+                        Decimal(swing),
+                        event(f"{s.session_id}#{index}", s.started_at, "round", None, points),
+                    )
+
+    def finish(self) -> None:
+        for (platform, account, game, day), total in sorted(self.days.items()):
+            mode = (self.modes or {})[(platform, game)]
+            if mode.day_cap is None or total <= mode.day_cap:
+                continue
+            for duty in self.book.in_force(CHECK, "session_day", day):
+                b = self.collect.breach(
+                    duty,
+                    platform,
+                    f"account:{account}",
+                    month_of(day),
+                    metric="day_points",
+                    boundary=f"at most {mode.day_cap} points a day in {game}",
+                    cap=Decimal(mode.day_cap),
+                    account=account,
+                )
+                b.see(Decimal(total), self.first[(platform, account, game, day)])
+                b.detail = f"{b.count} days over the cap in {game} (largest {b.value} points)"
