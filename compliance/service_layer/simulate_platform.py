@@ -22,10 +22,10 @@ from typing import Any
 
 import msgspec
 
-from compliance.service_layer import simulate_signals
-from compliance.service_layer.simulate_guests import FIRST_DAY, add_guests
 from compliance.domain.duties.calendar import SHANGHAI
 from compliance.logs.round_money import round_money
+from compliance.service_layer import simulate_signals
+from compliance.service_layer.simulate_guests import FIRST_DAY, add_guests
 from compliance.streams import open_log
 
 _encoder = msgspec.json.Encoder()
