@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.currency import Currency
+from compliance.domain.duties.draw_odds import DrawFrequencies
 from compliance.domain.duties.hours import Hours, Play
 from compliance.domain.duties.payments import Payments
 from compliance.domain.duties.points import Points
@@ -53,6 +55,7 @@ NEEDS_LEDGER = (
     "unbought_currency",
     "unit_price",
     "paid_draws",
+    "draw_frequencies",
     "recharge_cap",
     "point_caps",
 )
@@ -75,6 +78,7 @@ class PlatformConfig:
         self.features: dict[str, Features] = {}
         self.retention: dict[str, dict[str, Retention]] = {}
         self.draws: set[str] = set()
+        self.odds: dict[tuple[str, str], dict[str, Decimal]] = {}
         self.platforms: set[str] = set()
         for r in records:
             self.platforms.add(r.platform)
@@ -88,6 +92,7 @@ class PlatformConfig:
                 self.retention.setdefault(r.platform, {})[r.record] = r
             elif isinstance(r, DrawOdds):
                 self.draws.add(r.platform)
+                self.odds.setdefault((r.platform, r.pool), {})[r.item] = r.probability
 
 
 class DutyAudit:
@@ -116,6 +121,8 @@ class DutyAudit:
         features = self.config.features if self.config is not None else None
         self.currency = Currency(book, self.accounts, features, self.collect)
         self.service = ServiceDays(book, self.collect)
+        odds = self.config.odds if self.config is not None else None
+        self.frequencies = DrawFrequencies(book, odds, self.collect)
 
     def play(self, p: Play) -> None:
         self.platforms.add(p.platform)
@@ -131,6 +138,7 @@ class DutyAudit:
         self.payments.see(e, day)
         self.points.see(e, day)
         self.currency.see(e, day)
+        self.frequencies.see(e)
 
     def finish(self) -> list[DutyFinding]:
         self.hours.finish()
@@ -139,6 +147,7 @@ class DutyAudit:
         self.points.configured(self.options.today)
         self.currency.finish(self.config.draws if self.config is not None else set())
         self.service.finish()
+        self.frequencies.finish(self.options.today)
         if self.config is not None:
             for platform in sorted(self.platforms):
                 if not any(p == platform for p, _ in self.config.modes):

@@ -33,8 +33,10 @@ CHECKS: dict[str, tuple[int, str]] = {
     "unbought_currency": (12, "非法币发行的虚拟货币 currency not bought with money"),
     "unit_price": (13, "单价变动 unit-price drift"),
     "paid_draws": (14, "付费随机抽取 paid random draws"),
+    "draw_frequencies": (14, "抽取概率检验 draw frequencies against the published odds"),
     "recharge_cap": (15, "单次充值上限与确认 single-recharge cap and confirmations"),
     "service_gaps": (16, "服务中断 service interruptions of 30 days"),
+    "mirrored_gains": (18, "对冲输赢 gains mirroring others' losses across rooms"),
     "retention": (21, "记录留存 record retention"),
     "draft_advisories": (22, "草案提示 the 2023 draft's advisories"),
 }
@@ -121,6 +123,16 @@ RULE_FIGURES: dict[str, tuple[str, ...]] = {
     "reward": ("reasons",),
     "limit_published": (),
     "months": ("months",),
+    "frequencies": ("alpha", "min_draws"),
+    "mirrored": (
+        "min_players",
+        "tolerance",
+        "min_sessions",
+        "min_share",
+        "min_rooms",
+        "min_direction",
+        "min_yuan",
+    ),
 }
 """What a row's `rule` figure selects within its check, and the figures it needs."""
 

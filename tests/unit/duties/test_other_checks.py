@@ -267,6 +267,6 @@ def test_a_check_whose_input_is_not_given_is_indeterminate_never_held():
         *((c, "ledger") for c in NEEDS_LEDGER),
         *((c, "platform-config") for c in NEEDS_CONFIG),
     }
-    assert {c for c, _ in missing} == set(CHECKS) - {"service_gaps"}  # sessions suffice
+    assert {c for c, _ in missing} == set(CHECKS) - {"service_gaps", "mirrored_gains"}  # sessions
     assert set(statuses.values()) == {"indeterminate"}
     assert all(f.status == "indeterminate" and f.reason for f in found)
