@@ -32,7 +32,10 @@ class DrawFrequencies:
     def see(self, e: LedgerEvent) -> None:
         if e.type != "draw" or e.result is None or not _paid(e):
             return
-        pool = e.pool if e.pool is not None else self._only_pool(e.platform)
+        pools = self._pools(e.platform)
+        if not pools:
+            return  # no odds published at all: the 2016 row is breached, nothing to test on
+        pool = e.pool if e.pool is not None else pools[0] if len(pools) == 1 else None
         if pool is None:
             self.collect.cannot(
                 CHECK,
@@ -50,9 +53,8 @@ class DrawFrequencies:
         if month > self.last.get(key, ""):
             self.last[key] = month
 
-    def _only_pool(self, platform: str) -> str | None:
-        pools = [pool for p, pool in self.odds or {} if p == platform]
-        return pools[0] if len(pools) == 1 else None
+    def _pools(self, platform: str) -> list[str]:
+        return sorted(pool for p, pool in self.odds or {} if p == platform)
 
     def finish(self, today) -> None:
         for key, counts in sorted(self.counts.items()):

@@ -9,7 +9,7 @@ day or month, never the events themselves. A check whose input was not given is
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -19,6 +19,7 @@ from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.currency import Currency
 from compliance.domain.duties.draw_odds import DrawFrequencies
 from compliance.domain.duties.hours import Hours, Play
+from compliance.domain.duties.mirrored_gains import ResultRow, judge_mirrored
 from compliance.domain.duties.payments import Payments
 from compliance.domain.duties.points import Points
 from compliance.domain.duties.retention import judge_retention
@@ -139,6 +140,10 @@ class DutyAudit:
         self.points.see(e, day)
         self.currency.see(e, day)
         self.frequencies.see(e)
+
+    def mirrored_gains(self, read: Callable[[], Iterable[ResultRow]]) -> None:
+        """Check 18's mirrored gains over the run's sessions, read twice."""
+        judge_mirrored(self.book, self.options.today, read, self.collect, sorted(self.service.days))
 
     def finish(self) -> list[DutyFinding]:
         self.hours.finish()

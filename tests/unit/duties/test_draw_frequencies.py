@@ -106,3 +106,8 @@ def test_a_draw_without_a_pool_counts_for_the_only_pool_published():
     two = odds() + odds("second")
     [f] = frequency_findings(events, two)[0]
     assert f.missing == "ledger draw pool"
+
+
+def test_no_odds_published_at_all_leaves_the_test_to_the_2016_row():
+    found, _ = frequency_findings(draws(["common"] * 150), [])
+    assert found == []
