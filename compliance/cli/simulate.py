@@ -15,6 +15,7 @@ from compliance.service_layer.simulate import (
     write_log,
 )
 from compliance.service_layer.simulate_platform import write_platform
+from compliance.service_layer.simulate_signals import append_signal_sessions
 
 
 def game_list(value: tuple[str, ...]) -> tuple[str, ...]:
@@ -66,7 +67,8 @@ def game_list(value: tuple[str, ...]) -> tuple[str, ...]:
     "records",
     type=click.Path(file_okay=False),
     help="Also write the platform's accounts, ledger and configuration (accounts.jsonl, "
-    "ledger.jsonl, config.jsonl) into this folder; --anomalies injects duty breaches too.",
+    "ledger.jsonl, config.jsonl) into this folder; --anomalies injects duty breaches too, "
+    "and appends the signals' sessions (mirrored gains, with honest look-alikes).",
 )
 def simulate(games, sessions, seed, anomalies, jurisdictions, output, records) -> None:
     """Write simulated stakelog/1 sessions from really shuffled decks.
@@ -97,6 +99,12 @@ def simulate(games, sessions, seed, anomalies, jurisdictions, output, records) -
     if records:
         if to_stdout:
             raise click.UsageError("--platform-records reads the sessions back: give --output")
+        if anomalies > 0:
+            signals = append_signal_sessions(output, seed, anomalies)
+            click.echo(
+                f"appended {signals.sessions} sessions of {len(signals.groups)} mirrored-gains "
+                f"groups and their honest look-alikes to {output}"
+            )
         made = write_platform(output, records, seed, anomalies)
         click.echo(
             f"wrote {made.accounts} accounts, {made.events} ledger events and the configuration "

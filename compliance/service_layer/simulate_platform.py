@@ -11,7 +11,6 @@ the 2019 guest rules (check 2) cannot be injected: guest play then is check 1's.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -21,7 +20,8 @@ from typing import Any
 
 import msgspec
 
-from compliance.streams import open_log
+from compliance.service_layer.simulate import read_headers
+from compliance.service_layer.simulate_signals import inject_draws, mirrored_injections
 
 _encoder = msgspec.json.Encoder()
 FILES = ("accounts.jsonl", "ledger.jsonl", "config.jsonl")
@@ -92,7 +92,7 @@ def write_platform(
     """Write accounts.jsonl, ledger.jsonl and config.jsonl into `folder` for the sessions
     of `sessions_path`; with `anomalies` above 0, inject breaches (about that share of
     the players, at least one of each)."""
-    sessions = _sessions(sessions_path)
+    sessions = read_headers(sessions_path)
     if not sessions:
         raise ValueError("no session to build platform records for")
     rng = random.Random(f"platform-{seed}")
@@ -136,6 +136,8 @@ def write_platform(
     if anomalies > 0:
         count = max(1, round(anomalies * len(players)))
         _inject(w, rng, sessions, players[: max(1, len(players) // 2)], first, count, log)
+        inject_draws(w, random.Random(f"draws-{seed}"), first, log.injected)
+        log.injected = sorted(set(log.injected) | set(mirrored_injections(players)))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     for name, rows in zip(FILES, (w.accounts, w.events, w.config), strict=True):
@@ -194,11 +196,10 @@ def _inject(w: _Writer, rng, sessions, players, first: datetime, count: int, log
         w.event(big, "confirmation", day, ref=drift)
         log.injected.append(("payer-name-signal", f"account:{big}"))
         log.injected.append(("unit-price-2009", "currency:diamond"))
-        w.event(minor, "draw", day, yuan="6", result="prize")
+        w.event(minor, "draw", day, yuan="6", pool="fair-box", result="coin")
         log.injected.append(("paid-draw-2009", f"account:{minor}"))
         log.injected.append(("minor-trades-draft-2023", f"account:{minor}"))
     log.injected.append(("recharge-confirmation-2016", f"platform:{w.platform}"))
-    log.injected.append(("draw-odds-published-2016", f"platform:{w.platform}"))
     w.setting("mode", mode="uncapped-points", round_cap=100)
     log.injected.append(("point-caps-configured-2007", "mode:uncapped-points"))
     retention = next(c for c in w.config if c.get("record") == "consumption")
@@ -215,15 +216,3 @@ def _late_player(sessions) -> str | None:
         if at.hour >= 22 or at.hour < 8:
             return s["players"][0]["id"]
     return None
-
-
-def _sessions(path: str) -> list[dict[str, Any]]:
-    """The headers of the simulated sessions (their rounds dropped)."""
-    out = []
-    with open_log(path) as fh:
-        for line in fh:
-            if line.strip():
-                s = json.loads(line)
-                s.pop("rounds", None)
-                out.append(s)
-    return out

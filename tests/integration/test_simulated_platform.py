@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from compliance.cli import cli
 from compliance.service_layer.simulate_platform import write_platform
+from compliance.service_layer.simulate_signals import is_look_alike
 
 
 def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_db_url, tmp_path):
@@ -31,6 +32,8 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
         ],
     )
     assert made.exit_code == 0, made.output
+    logged = sessions.read_text()
+    assert all(f'"id":"{p}"' in logged for p in ("friend-1", "lucky-1", "shark-1", "mule-g01-2"))
     injected = set(write_platform(str(sessions), tmp_path / "again", 5, 0.05).injected)
     assert (records / "ledger.jsonl").read_bytes() == (
         tmp_path / "again" / "ledger.jsonl"
@@ -61,7 +64,19 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
         if d["status"] == "breached" and d["severity"] == "violation"
     }
     assert violations <= injected
-    assert [d for d in duties if d["status"] == "indeterminate"] == []
+    signals = {
+        (d["duty"], d["subject"])
+        for d in duties
+        if d["status"] == "breached" and d["check"] in ("mirrored_gains", "draw_frequencies")
+    }
+    assert signals == {
+        i for i in injected if i[0] in ("mirrored-gains-2007", "draw-frequencies-2016")
+    }
+    assert len([s for s in signals if s[0] == "mirrored-gains-2007"]) >= 2  # a pair and a group
+    assert not any(is_look_alike(subject) for _, subject in signals)
+    assert ("draw-frequencies-2016", "pool:fair-box") not in signals
+    [few] = [d for d in duties if d["status"] == "indeterminate"]
+    assert few["check"] == "draw_frequencies" and few["reason"].startswith("pool few-box: 40")
     checks = {d["check"] for d in duties}
     assert checks >= {
         "unverified_play",
@@ -75,7 +90,10 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
         "paid_draws",
         "recharge_cap",
         "retention",
+        "mirrored_gains",
+        "draw_frequencies",
     }
+    assert all(d["severity"] == "signal" for d in duties if d["check"] == "mirrored_gains")
 
 
 def test_without_anomalies_the_simulated_platform_breaches_nothing(tmp_path, sqlite_url):
