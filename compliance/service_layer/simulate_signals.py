@@ -134,8 +134,8 @@ def _dumping(mule: str, boss: str, target: int):
     def distance(m: int, b: int) -> int:
         return 4 * abs(m + b) + abs(m + target) + abs(b - target)
 
-    def steer(claimed: dict[str, int], last_try: bool) -> bool:
-        m, b = totals[mule] + claimed[mule], totals[boss] + claimed[boss]
+    def steer(won: dict[str, int], last_try: bool) -> bool:
+        m, b = totals[mule] + won[mule], totals[boss] + won[boss]
         if not last_try and distance(m, b) >= distance(totals[mule], totals[boss]):
             return False
         totals[mule], totals[boss] = m, b
@@ -145,20 +145,21 @@ def _dumping(mule: str, boss: str, target: int):
 
 
 def _mirrored(rounds: list[dict[str, Any]], mule: str, boss: str) -> bool:
-    """The mule's and the boss's session results within 5 % of each other, opposite."""
+    """The mule's and the boss's session results (before rake, as the audit's nets are)
+    within 5 % of each other, opposite."""
     nets = {mule: 0, boss: 0}
     for r in rounds:
         for seat in r["seats"]:
             if seat["player"] in nets:
-                nets[seat["player"]] += seat["claimed"]
+                nets[seat["player"]] += seat["claimed"] + seat.get("rake", 0)  # as audited
     return nets[mule] < 0 < nets[boss] and abs(nets[mule] + nets[boss]) <= 0.05 * nets[boss]
 
 
 def _winning(player: str):
     """Keep the deals the player wins: lucky, not dishonest."""
 
-    def steer(claimed: dict[str, int], last_try: bool) -> bool:
-        return last_try or claimed[player] > 0
+    def steer(won: dict[str, int], last_try: bool) -> bool:
+        return last_try or won[player] > 0
 
     return steer
 

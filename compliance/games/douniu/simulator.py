@@ -53,7 +53,7 @@ def simulate(
 ) -> Simulated:
     """模拟: rounds of the classic preset, the banker passed by 牛九, payouts tampered at random.
 
-    `steer(claimed, last_try)` keeps a round when it returns True, else the round is dealt
+    `steer(won, last_try)` (each player's result of the deal, before rake) keeps a round when it returns True, else the round is dealt
     again from a fresh shuffle, with the same due banker (so the 牛九 chain holds); it must
     keep the round on its last try. Each round stays an honest deal: only which deals are
     kept is chosen (the simulator's dumping pairs and lucky winners, issue 24)."""
@@ -67,8 +67,8 @@ def simulate(
         tries = STEER_TRIES if steer is not None else 1
         for attempt in range(tries):
             rnd, scores, anomaly = _round(rng, players, due, base, anomaly_rate, rake_percent)
-            claimed = {seat.player: seat.claimed for seat in rnd.seats}
-            if steer is None or steer(claimed, attempt == tries - 1):
+            won = {seat.player: seat.claimed + seat.rake for seat in rnd.seats}
+            if steer is None or steer(won, attempt == tries - 1):
                 break
         if anomaly:
             anomalies.append((index, anomaly))
