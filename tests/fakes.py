@@ -155,6 +155,9 @@ class FakeDuties:
     def statuses(self, run_id):
         return None
 
+    def session_results(self, run_id):
+        return iter(())
+
 
 class FakeUnitOfWork:
     def __init__(self, book: RuleBook | None = None):

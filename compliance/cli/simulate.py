@@ -17,6 +17,7 @@ from compliance.service_layer.simulate import (
 )
 from compliance.service_layer.simulate_guests import GUEST_FILE
 from compliance.service_layer.simulate_platform import write_platform
+from compliance.service_layer.simulate_mirrors import append_signal_sessions
 
 
 def game_list(value: tuple[str, ...]) -> tuple[str, ...]:
@@ -68,7 +69,8 @@ def game_list(value: tuple[str, ...]) -> tuple[str, ...]:
     "records",
     type=click.Path(file_okay=False),
     help="Also write the platform's accounts, ledger and configuration (accounts.jsonl, "
-    "ledger.jsonl, config.jsonl) into this folder; --anomalies injects duty breaches too.",
+    "ledger.jsonl, config.jsonl) into this folder; --anomalies injects duty breaches too, "
+    "and appends the signals' sessions (mirrored gains, with honest look-alikes).",
 )
 @click.option(
     "--guests",
@@ -114,6 +116,12 @@ def simulate(games, sessions, seed, anomalies, jurisdictions, output, records, g
     if records:
         if to_stdout:
             raise click.UsageError("--platform-records reads the sessions back: give --output")
+        if anomalies > 0:
+            signals = append_signal_sessions(output, seed, anomalies)
+            click.echo(
+                f"appended {signals.sessions} sessions of {len(signals.groups)} mirrored-gains "
+                f"groups and their honest look-alikes to {output}"
+            )
         made = write_platform(output, records, seed, anomalies, guests)
         guest_note = (
             f", {made.guest_sessions} guest sessions (2020) to {os.path.join(records, GUEST_FILE)}"

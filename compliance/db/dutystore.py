@@ -7,15 +7,15 @@ added or changed gets its trail entry, and `rules verify` covers the table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, func, insert, select
+from sqlalchemy import Connection, and_, func, insert, select
 
 from compliance.db import trail
 from compliance.db.duty_models import DutyFindingRow, DutyRow
-from compliance.db.models import AuditRunRow, table_of
+from compliance.db.models import AuditRunRow, PlayerMetricsRow, SessionRow, table_of
 from compliance.db.rulestore import upsert
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.domain.findings import DutyFinding
@@ -23,6 +23,8 @@ from compliance.domain.findings import DutyFinding
 DUTIES = table_of(DutyRow)
 FINDINGS = table_of(DutyFindingRow)
 RUNS = table_of(AuditRunRow)
+SESSIONS = table_of(SessionRow)
+PLAYERS = table_of(PlayerMetricsRow)
 
 
 def _row(d: Duty) -> dict[str, Any]:
@@ -105,3 +107,30 @@ class SqlDutiesRepository:
             msgspec.convert(p, DutyFinding, strict=False)
             for (p,) in self.conn.execute(query.order_by(FINDINGS.c.id))
         ]
+
+    def session_results(self, run_id: int) -> Iterator[tuple]:
+        """Each player's net in yuan in each session the run stored, with the session's
+        room, game and start, in session order, streamed (check 18 reads it twice)."""
+        query = (
+            select(
+                SESSIONS.c.platform,
+                SESSIONS.c.session_id,
+                SESSIONS.c.room_id,
+                SESSIONS.c.game,
+                SESSIONS.c.started_at,
+                PLAYERS.c.player_id,
+                PLAYERS.c.net,
+            )
+            .join(
+                PLAYERS,
+                and_(
+                    PLAYERS.c.platform == SESSIONS.c.platform,
+                    PLAYERS.c.session_id == SESSIONS.c.session_id,
+                ),
+            )
+            .where(SESSIONS.c.run_id == run_id)
+            .order_by(SESSIONS.c.platform, SESSIONS.c.session_id, PLAYERS.c.player_id)
+        )
+        # per statement: a connection's own execution_options would outlive the stream
+        for row in self.conn.execute(query.execution_options(yield_per=2000)):
+            yield tuple(row)

@@ -7,25 +7,38 @@ changes; a dumping pair's are so session after session, one way.
 Two passes over the sessions, so that memory holds only the pairs that mirrored, not every
 pair that ever sat together: the first counts, per pair, the sessions in which the two
 results were opposite and within `tolerance` of each other, with the amount and its
-direction; the second counts, for the pairs that mirrored often enough, every session and
-room they shared. Money in integer cents. No I/O here.
+direction (three integers a pair, nothing else); the second counts, for the pairs that
+mirrored often enough, every session and room they shared, and keeps their mirrored
+sessions (at most `KEPT`). Money in integer cents. No I/O here.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
+
+KEPT = 1000  # mirrored sessions kept per pair that holds
+ROOMS_KEPT = 10
 
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """One session's results: its room and each player's net in cents."""
+    """One session's results: its room and each player's net in cents; `at` its start."""
 
     session_id: str
     room: str
     nets: tuple[tuple[str, int], ...]
+    at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MirroredSession:
+    session_id: str
+    room: str
+    at: str
+    gain_cents: int  # what `b` won (negative: `a` won)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +57,6 @@ class _Mirrors:
     count: int = 0
     flow: int = 0  # what `b` won from `a`, signed, in cents
     moved: int = 0  # Σ |b's result|
-    sessions: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +68,8 @@ class MirroredPair:
     rooms: int
     flow_cents: int  # positive: b gained what a lost
     moved_cents: int
-    sessions: tuple[str, ...]
+    sessions: tuple[MirroredSession, ...]  # the mirrored ones, at most KEPT
+    room_names: tuple[str, ...] = ()  # at most ROOMS_KEPT
 
     @property
     def share(self) -> float:
@@ -89,8 +102,6 @@ def first_pass(tables: Iterable[Table], p: MirrorParameters) -> dict[tuple[str, 
                 m.count += 1
                 m.flow += nb
                 m.moved += abs(nb)
-                if len(m.sessions) < 1000:
-                    m.sessions.append(t.session_id)
     return {k: v for k, v in found.items() if v.count >= p.min_sessions}
 
 
@@ -102,15 +113,20 @@ def second_pass(
     members = {player for pair in candidates for player in pair}
     shared: dict[tuple[str, str], int] = defaultdict(int)
     rooms: dict[tuple[str, str], set[str]] = defaultdict(set)
+    kept: dict[tuple[str, str], list[MirroredSession]] = defaultdict(list)
     for t in tables:
         if len(t.nets) < p.min_players:
             continue
-        seated = sorted(player for player, _ in t.nets if player in members)
-        for pair in combinations(seated, 2):
-            if pair in candidates:
-                shared[pair] += 1
-                if len(rooms[pair]) < p.min_rooms:
-                    rooms[pair].add(t.room)
+        seated = sorted((player, net) for player, net in t.nets if player in members)
+        for (pa, na), (pb, nb) in combinations(seated, 2):
+            pair = (pa, pb)
+            if pair not in candidates:
+                continue
+            shared[pair] += 1
+            if len(rooms[pair]) < max(ROOMS_KEPT, p.min_rooms):
+                rooms[pair].add(t.room)
+            if mirrors(na, nb, p.tolerance) and len(kept[pair]) < KEPT:
+                kept[pair].append(MirroredSession(t.session_id, t.room, t.at, nb))
     for (a, b), m in sorted(candidates.items()):
         found = MirroredPair(
             a,
@@ -120,7 +136,8 @@ def second_pass(
             len(rooms[(a, b)]),
             m.flow,
             m.moved,
-            tuple(m.sessions),
+            tuple(kept[(a, b)]),
+            tuple(sorted(rooms[(a, b)])),
         )
         if (
             found.share >= p.min_share

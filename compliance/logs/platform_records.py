@@ -81,7 +81,8 @@ class LedgerEvent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     """流水: one event of the platform's ledger. `yuan` is money (to the fen), `units` the
     points, currency or cards moved (a signed integer: a settlement's loss is negative),
     `currency` which unit (`diamond`, `points`, `room_card`, …); `reason` why a grant was
-    given (`login`, `login_streak`, `first_recharge`, `recharge_streak`, …)."""
+    given (`login`, `login_streak`, `first_recharge`, `recharge_streak`, …); `pool` the
+    draw pool a draw's `result` came from (the configuration's `draw` records' pool)."""
 
     format: Literal["ledger/1"]
     platform: Platform
@@ -114,6 +115,7 @@ class LedgerEvent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     session_id: Id | None = None
     round: Annotated[int, msgspec.Meta(ge=0, le=MAX_POINTS)] | None = None
     result: Name | None = None
+    pool: Short | None = None
     device: Id | None = None
     region: Short | None = None
     payer: Digest | None = None

@@ -131,6 +131,7 @@ def audit_duties(
     for event in events or ():
         engine.event(event)
     _flush(uow, run_id, rejects)
+    engine.mirrored_gains(lambda: uow.duties.session_results(run_id))
     findings = engine.finish()
     uow.duties.store_findings(run_id, findings)
     uow.commit()

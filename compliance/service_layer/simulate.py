@@ -9,6 +9,7 @@ the audit finds each one.
 from __future__ import annotations
 
 import importlib
+import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from compliance.games import game_codes, get_game
 from compliance.games.base import Simulated
 from compliance.games.rake import platform_rake
 from compliance.ruledata import load_book
+from compliance.streams import open_log
 
 DEFAULT_JURISDICTIONS = ("430000", "420000", "360000", "610000", "510000", "440606")
 POINT_VALUES = ("0.1", "0.5", "1", "1", "2")
@@ -166,3 +168,15 @@ def _write(spec: SimulationSpec, out: IO[bytes], on_session: Callable[[], object
         on_session()
     out.flush()
     return log
+
+
+def read_headers(path: str) -> list[dict[str, Any]]:
+    """The headers of the sessions of a log (their rounds dropped)."""
+    out = []
+    with open_log(path) as fh:
+        for line in fh:
+            if line.strip():
+                s = json.loads(line)
+                s.pop("rounds", None)
+                out.append(s)
+    return out

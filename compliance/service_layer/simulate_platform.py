@@ -12,7 +12,6 @@ dated 2020 exercise the 2019 guest rules (check 2: simulate_guests.py).
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -27,6 +26,7 @@ from compliance.logs.round_money import round_money
 from compliance.service_layer import simulate_signals
 from compliance.service_layer.simulate_guests import FIRST_DAY, add_guests
 from compliance.streams import open_log
+from compliance.service_layer.simulate_mirrors import inject_draws, mirrored_injections
 
 _encoder = msgspec.json.Encoder()
 FILES = ("accounts.jsonl", "ledger.jsonl", "config.jsonl")
@@ -155,7 +155,8 @@ def write_platform(
         count = max(1, round(anomalies * len(players)))
         _inject(w, rng, sessions, players[: max(1, len(players) // 2)], first, count, log)
         simulate_signals.inject(w, rng, sessions, players, avoid, count, log)
-        log.injected = sorted(set(log.injected))
+        inject_draws(w, random.Random(f"draws-{seed}"), first, log.injected)
+        log.injected = sorted(set(log.injected) | set(mirrored_injections(players)))
     folder = Path(folder)
     if guests:
         log.guest_sessions = add_guests(w, folder, seed, anomalies > 0, log.injected)
@@ -218,11 +219,10 @@ def _inject(w: _Writer, rng, sessions, players, first: datetime, count: int, log
         w.event(big, "confirmation", day, ref=drift)
         log.injected.append(("payer-name-signal", f"account:{big}"))
         log.injected.append(("unit-price-2009", "currency:diamond"))
-        w.event(minor, "draw", day, yuan="6", result="prize")
+        w.event(minor, "draw", day, yuan="6", pool="fair-box", result="coin")
         log.injected.append(("paid-draw-2009", f"account:{minor}"))
         log.injected.append(("minor-trades-draft-2023", f"account:{minor}"))
     log.injected.append(("recharge-confirmation-2016", f"platform:{w.platform}"))
-    log.injected.append(("draw-odds-published-2016", f"platform:{w.platform}"))
     w.setting("mode", mode="uncapped-points", round_cap=100)
     log.injected.append(("point-caps-configured-2007", "mode:uncapped-points"))
     retention = next(c for c in w.config if c.get("record") == "consumption")

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from compliance.cli import cli
 from compliance.service_layer.simulate_platform import write_platform
+from compliance.service_layer.simulate_mirrors import is_look_alike
 
 CLEAN_GUESTS = {f"account:guest-0{n}" for n in range(1, 5)} | {"device:dev-guest-01"}
 
@@ -58,6 +59,8 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
         ],
     )
     assert made.exit_code == 0, made.output
+    logged = sessions.read_text()
+    assert all(f'"id":"{p}"' in logged for p in ("friend-1", "lucky-1", "shark-1", "mule-g01-2"))
     assert made.stdout.splitlines()[1] == (
         f"wrote 79 accounts, 690 ledger events and the configuration to {records}, "
         f"7 guest sessions (2020) to {records / 'guests.jsonl'}, 44 duty breaches injected"
@@ -85,13 +88,31 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
     hours = {d["subject"]: d["value"] for d in duties if d["duty"] == "guest-hour-2019"}
     assert hours == {"account:guest-long-1": 62.0, "account:guest-long-2": 62.0}
     # Guests have no birth date: whether one is a minor cannot be told, and is said.
-    assert sorted((d["check"], d["missing"]) for d in duties if d["status"] == "indeterminate") == [
+    assert sorted(
+        (d["check"], d["missing"]) for d in duties if d["status"] == "indeterminate"
+    ) == [
+        ("draw_frequencies", "draws"),
         ("minor_hours", "birth_date"),
         ("minor_payments", "birth_date"),
     ]
     found_rows = {d for d, _ in found}
     assert {"fee-share-2007", "point-cap-round-sessions-2007"} <= found_rows
     assert "point-cap-day-sessions-2007" in found_rows
+    signals = {
+        (d["duty"], d["subject"])
+        for d in duties
+        if d["status"] == "breached" and d["check"] in ("mirrored_gains", "draw_frequencies")
+    }
+    assert signals == {
+        i for i in injected if i[0] in ("mirrored-gains-2007", "draw-frequencies-2016")
+    }
+    assert len([s for s in signals if s[0] == "mirrored-gains-2007"]) >= 2  # a pair and a group
+    assert not any(is_look_alike(subject) for _, subject in signals)
+    assert ("draw-frequencies-2016", "pool:fair-box") not in signals
+    [few] = [
+        d for d in duties if d["status"] == "indeterminate" and d["check"] == "draw_frequencies"
+    ]
+    assert few["check"] == "draw_frequencies" and few["reason"].startswith("pool few-box: 40")
     checks = {d["check"] for d in duties}
     assert checks >= {
         "unverified_play",
@@ -107,7 +128,10 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
         "paid_draws",
         "recharge_cap",
         "retention",
+        "mirrored_gains",
+        "draw_frequencies",
     }
+    assert all(d["severity"] == "signal" for d in duties if d["check"] == "mirrored_gains")
 
 
 def test_without_anomalies_the_simulated_platform_breaches_nothing(tmp_path, sqlite_url):

@@ -147,3 +147,18 @@ def test_scale_pairs_the_audit_with_the_sql_and_dask_with_the_pool(tmp_path, cap
     assert dask["dask_cpu_ratio"] > 0 and dask["dask_start_wall"] > 0
     out = capsys.readouterr().out
     assert "DuckDB re-settling" in out and "Dask, 2 workers" in out and "start-up" in out
+
+
+def test_the_mirrored_bench_finds_its_dumping_pairs_and_prints(capsys):
+    from bench import mirrored
+
+    mirrored.main(["3000", "20000"])
+    out = capsys.readouterr().out
+    assert "3,000 accounts, 20,000 sessions" in out and "3 pairs found" in out
+
+
+def test_the_signal_rates_count_fair_pools():
+    from bench import draw_mirror_rates as signal_rates
+
+    tested, rejected = signal_rates.draw_rate(20, 1)
+    assert tested == 20 and 0 <= rejected <= 1

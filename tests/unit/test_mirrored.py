@@ -56,8 +56,10 @@ def test_a_dumping_pair_is_found_with_its_gainer_and_sessions():
     pairs = found(tables)
     assert [(p.a, p.b) for p in pairs] == [("boss", "mule")]
     pair = pairs[0]
-    assert pair.gainer == "boss" and pair.mirrored == pair.shared == 15 and pair.rooms == 3
+    assert pair.gainer == "boss" and pair.mirrored == pair.shared == 15 and pair.rooms == 4
     assert pair.direction == 1.0 and len(pair.sessions) == 15
+    assert pair.room_names == ("room0", "room1", "room2", "room3")
+    assert all(s.gain_cents < 0 for s in pair.sessions)  # b is the mule: a (boss) won
     assert groups(pairs) == [{"boss", "mule"}]
 
 

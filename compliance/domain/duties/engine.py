@@ -9,9 +9,10 @@ day or month, never the events themselves. A check whose input was not given is
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
+from decimal import Decimal
 
 from compliance.domain.duties import account_signals
 from compliance.domain.duties.account_signals import AccountSignals
@@ -19,7 +20,9 @@ from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.currency import Currency
 from compliance.domain.duties.fees import OutcomeFees
+from compliance.domain.duties.draw_odds import DrawFrequencies
 from compliance.domain.duties.hours import Hours, Play
+from compliance.domain.duties.mirrored_gains import ResultRow, judge_mirrored
 from compliance.domain.duties.payments import Payments
 from compliance.domain.duties.points import Points
 from compliance.domain.duties.retention import judge_retention
@@ -59,6 +62,7 @@ NEEDS_LEDGER = (
     "unbought_currency",
     "unit_price",
     "paid_draws",
+    "draw_frequencies",
     "recharge_cap",
     "point_caps",
     *account_signals.NEEDS_LEDGER,
@@ -82,6 +86,7 @@ class PlatformConfig:
         self.features: dict[str, Features] = {}
         self.retention: dict[str, dict[str, Retention]] = {}
         self.draws: set[str] = set()
+        self.odds: dict[tuple[str, str], dict[str, Decimal]] = {}
         self.platforms: set[str] = set()
         for r in records:
             self.platforms.add(r.platform)
@@ -95,6 +100,7 @@ class PlatformConfig:
                 self.retention.setdefault(r.platform, {})[r.record] = r
             elif isinstance(r, DrawOdds):
                 self.draws.add(r.platform)
+                self.odds.setdefault((r.platform, r.pool), {})[r.item] = r.probability
 
 
 class DutyAudit:
@@ -128,6 +134,8 @@ class DutyAudit:
         self.round_points = RoundPoints(
             book, self.config.modes if self.config else None, self.collect
         )
+        odds = self.config.odds if self.config is not None else None
+        self.frequencies = DrawFrequencies(book, odds, self.collect)
 
     def play(self, p: Play) -> None:
         self.platforms.add(p.platform)
@@ -162,6 +170,11 @@ class DutyAudit:
         self.points.see(e, day)
         self.currency.see(e, day)
         self.signals.see(e)
+        self.frequencies.see(e)
+
+    def mirrored_gains(self, read: Callable[[], Iterable[ResultRow]]) -> None:
+        """Check 18's mirrored gains over the run's sessions, read twice."""
+        judge_mirrored(self.book, self.options.today, read, self.collect, sorted(self.service.days))
 
     def finish(self) -> list[DutyFinding]:
         self.hours.finish()
@@ -172,6 +185,7 @@ class DutyAudit:
         self.currency.finish(self.config.draws if self.config is not None else set())
         self.service.finish()
         self.signals.finish(self.options.today)
+        self.frequencies.finish(self.options.today)
         if self.config is not None:
             for platform in sorted(self.platforms):
                 if not any(p == platform for p, _ in self.config.modes):

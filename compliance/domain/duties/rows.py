@@ -35,6 +35,7 @@ CHECKS: dict[str, tuple[int, str]] = {
     "unbought_currency": (12, "非法币发行的虚拟货币 currency not bought with money"),
     "unit_price": (13, "单价变动 unit-price drift"),
     "paid_draws": (14, "付费随机抽取 paid random draws"),
+    "draw_frequencies": (14, "抽取概率检验 draw frequencies against the published odds"),
     "recharge_cap": (15, "单次充值上限与确认 single-recharge cap and confirmations"),
     "service_gaps": (16, "服务中断 service interruptions of 30 days"),
     "agent_tables": (17, "代理自开房 agents playing in rooms opened with their own cards"),
@@ -43,6 +44,7 @@ CHECKS: dict[str, tuple[int, str]] = {
         20,
         "涉诈异常重新核验 fraud-flagged accounts re-verified or restricted",
     ),
+    "mirrored_gains": (18, "对冲输赢 gains mirroring others' losses across rooms"),
     "retention": (21, "记录留存 record retention"),
     "draft_advisories": (22, "草案提示 the 2023 draft's advisories"),
 }
@@ -139,6 +141,16 @@ RULE_FIGURES: dict[str, tuple[str, ...]] = {
     "own_table": ("sessions", "window_days"),
     "coin_trader": ("window_days", "senders", "small_units", "outbound_share"),
     "reverify": ("days",),
+    "frequencies": ("alpha", "min_draws"),
+    "mirrored": (
+        "min_players",
+        "tolerance",
+        "min_sessions",
+        "min_share",
+        "min_rooms",
+        "min_direction",
+        "min_yuan",
+    ),
 }
 """What a row's `rule` figure selects within its check, and the figures it needs."""
 

@@ -270,6 +270,7 @@ def test_a_check_whose_input_is_not_given_is_indeterminate_never_held():
     assert {c for c, _ in missing} == set(CHECKS) - {
         "service_gaps",
         "outcome_fees",
+        "mirrored_gains",
     }  # sessions suffice
     assert set(statuses.values()) == {"indeterminate"}
     assert all(f.status == "indeterminate" and f.reason for f in found)

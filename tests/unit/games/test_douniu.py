@@ -322,3 +322,11 @@ def test_simulate_seats_at_most_six_of_a_larger_room():
     assert all(2 <= len(r["seats"]) <= 6 for r in sim.rounds)
     results = list(GAME.replay(session_of(sim.rounds, players=players)))
     assert checks(results) == []
+
+
+def test_a_steered_simulation_keeps_only_the_deals_chosen_and_stays_honest():
+    players = ["a", "b", "c", "d"]
+    sim = simulate(random.Random(4), players, 30, 10, 0.0, lambda c, last: last or c["a"] > 0)
+    assert all(s["claimed"] > 0 for r in sim.rounds for s in r["seats"] if s["player"] == "a")
+    results = list(GAME.replay(session_of(sim.rounds, players=players)))
+    assert checks(results) == []  # the 牛九 banker chain and every payout hold
