@@ -31,8 +31,8 @@ from compliance.cli import cli
 from compliance.domain.duties.engine import DutyAudit, DutyOptions
 from compliance.dutydata import load_duties
 from compliance.logs.platform_records import DrawOdds, LedgerEvent
-from compliance.service_layer.simulate_platform import write_platform
 from compliance.service_layer.simulate_mirrors import FAIR
+from compliance.service_layer.simulate_platform import write_platform
 
 SEEDS = (1, 2, 3)
 

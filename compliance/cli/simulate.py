@@ -16,8 +16,8 @@ from compliance.service_layer.simulate import (
     write_log,
 )
 from compliance.service_layer.simulate_guests import GUEST_FILE
-from compliance.service_layer.simulate_platform import write_platform
 from compliance.service_layer.simulate_mirrors import append_signal_sessions
+from compliance.service_layer.simulate_platform import write_platform
 
 
 def game_list(value: tuple[str, ...]) -> tuple[str, ...]:

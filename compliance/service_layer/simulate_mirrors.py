@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 
 from compliance.games.douniu.simulator import simulate as douniu
+from compliance.games.rake import platform_rake
 from compliance.service_layer.simulate import read_headers
 
 _encoder = msgspec.json.Encoder()
@@ -74,6 +75,7 @@ def append_signal_sessions(sessions_path: str, seed: int, anomalies: float) -> S
     def add(players: list[str], room: str, steer=None, pair=None) -> None:
         for _ in range(TRIES):
             made = douniu(rng, players, ROUNDS, 10, 0.0, steer() if steer else None)
+            platform_rake("douniu", made.rounds, 0)  # platform records: no rake (check 9 holds)
             if pair is None or _mirrored(made.rounds, *pair):
                 break
         out.sessions += 1

@@ -12,6 +12,7 @@ dated 2020 exercise the 2019 guest rules (check 2: simulate_guests.py).
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -25,8 +26,8 @@ from compliance.domain.duties.calendar import SHANGHAI
 from compliance.logs.round_money import round_money
 from compliance.service_layer import simulate_signals
 from compliance.service_layer.simulate_guests import FIRST_DAY, add_guests
-from compliance.streams import open_log
 from compliance.service_layer.simulate_mirrors import inject_draws, mirrored_injections
+from compliance.streams import open_log
 
 _encoder = msgspec.json.Encoder()
 FILES = ("accounts.jsonl", "ledger.jsonl", "config.jsonl")
@@ -150,7 +151,6 @@ def write_platform(
         oldest = min(oldest, FIRST_DAY.date())
     for record in ("sessions", "logins", "recharges", "consumption", "transfers", "draws"):
         w.setting("retention", record=record, oldest=oldest.isoformat(), on=on.isoformat())
-    log = PlatformLog()
     if anomalies > 0:
         count = max(1, round(anomalies * len(players)))
         _inject(w, rng, sessions, players[: max(1, len(players) // 2)], first, count, log)

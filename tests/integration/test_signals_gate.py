@@ -8,8 +8,8 @@ import json
 from click.testing import CliRunner
 
 from compliance.cli import cli
-from compliance.service_layer.simulate_platform import write_platform
 from compliance.service_layer.simulate_mirrors import append_signal_sessions
+from compliance.service_layer.simulate_platform import write_platform
 
 
 def invoke(*args):
@@ -18,7 +18,18 @@ def invoke(*args):
 
 def test_signals_gate_at_their_severity_and_show_in_the_reports(tmp_path, sqlite_url):
     log, records = tmp_path / "s.jsonl", tmp_path / "platform"
-    assert invoke("simulate", "--sessions", "30", "--seed", "2", "-o", str(log)).exit_code == 0
+    made = invoke(
+        "simulate",
+        "--sessions",
+        "30",
+        "--seed",
+        "2",
+        "-o",
+        str(log),
+        "--platform-records",
+        str(records),
+    )  # with records, the rooms take no rake (check 9 holds)
+    assert made.exit_code == 0
     groups = append_signal_sessions(str(log), 2, 0.01).groups
     write_platform(str(log), records, 2, 0.0)  # no breach injected in the records
     inputs = [

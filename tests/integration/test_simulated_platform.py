@@ -9,8 +9,8 @@ import json
 from click.testing import CliRunner
 
 from compliance.cli import cli
-from compliance.service_layer.simulate_platform import write_platform
 from compliance.service_layer.simulate_mirrors import is_look_alike
+from compliance.service_layer.simulate_platform import write_platform
 
 CLEAN_GUESTS = {f"account:guest-0{n}" for n in range(1, 5)} | {"device:dev-guest-01"}
 
@@ -61,9 +61,9 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
     assert made.exit_code == 0, made.output
     logged = sessions.read_text()
     assert all(f'"id":"{p}"' in logged for p in ("friend-1", "lucky-1", "shark-1", "mule-g01-2"))
-    assert made.stdout.splitlines()[1] == (
-        f"wrote 79 accounts, 690 ledger events and the configuration to {records}, "
-        f"7 guest sessions (2020) to {records / 'guests.jsonl'}, 44 duty breaches injected"
+    assert made.stdout.splitlines()[2] == (
+        f"wrote 119 accounts, 4266 ledger events and the configuration to {records}, "
+        f"7 guest sessions (2020) to {records / 'guests.jsonl'}, 95 duty breaches injected"
     )
     again = write_platform(str(sessions), tmp_path / "again", 5, 0.05, guests=True)
     injected = set(again.injected)
@@ -88,9 +88,7 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
     hours = {d["subject"]: d["value"] for d in duties if d["duty"] == "guest-hour-2019"}
     assert hours == {"account:guest-long-1": 62.0, "account:guest-long-2": 62.0}
     # Guests have no birth date: whether one is a minor cannot be told, and is said.
-    assert sorted(
-        (d["check"], d["missing"]) for d in duties if d["status"] == "indeterminate"
-    ) == [
+    assert sorted((d["check"], d["missing"]) for d in duties if d["status"] == "indeterminate") == [
         ("draw_frequencies", "draws"),
         ("minor_hours", "birth_date"),
         ("minor_payments", "birth_date"),

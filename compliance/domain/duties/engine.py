@@ -19,8 +19,8 @@ from compliance.domain.duties.account_signals import AccountSignals
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.currency import Currency
-from compliance.domain.duties.fees import OutcomeFees
 from compliance.domain.duties.draw_odds import DrawFrequencies
+from compliance.domain.duties.fees import OutcomeFees
 from compliance.domain.duties.hours import Hours, Play
 from compliance.domain.duties.mirrored_gains import ResultRow, judge_mirrored
 from compliance.domain.duties.payments import Payments
