@@ -23,8 +23,10 @@ from typing import Any
 import msgspec
 
 from compliance.domain.duties.calendar import SHANGHAI
+from compliance.games.rake import RAKE_PERCENTS
 from compliance.logs.round_money import round_money
 from compliance.service_layer import simulate_signals
+from compliance.service_layer.simulate import FEE_SHARE
 from compliance.service_layer.simulate_guests import FIRST_DAY, add_guests
 from compliance.service_layer.simulate_mirrors import inject_draws, mirrored_injections
 from compliance.streams import open_log
@@ -281,9 +283,29 @@ def _sessions(path: str) -> list[dict[str, Any]]:
                         top, total = points.get(player, (0, 0))
                         points[player] = (max(top, abs(v)), total + abs(v))
                 s["_points"] = points
-                s["_raked"] = any(
-                    (r.rake or 0) > 0 or any((seat.rake or 0) > 0 for seat in r.seats)
-                    for r in money
-                )
+                s["_raked"] = _shows_a_share(money)
                 out.append(s)
     return out
+
+
+def _shows_a_share(money) -> bool:
+    """Whether the log shows a rake within a point of one of the simulators' rates of the
+    logged winnings in every seat or round, and not the same in all: check 9's
+    breach as the log shows it. A rake the same everywhere reads as a fixed fee, and a
+    tampered round's rake was taken on what the round really paid, not on its claim."""
+    units: list[tuple[int, int]] = []
+    seat_level = any(r.seat_rake for r in money)
+    for r in money:
+        if seat_level:
+            units.extend(
+                (seat.rake or 0, max(0, seat.claimed + (seat.rake or 0))) for seat in r.seats
+            )
+        else:
+            units.append((r.rake or 0, sum(v for v in r.results().values() if v > 0)))
+    fees = {fee for fee, _ in units}
+    if len(fees) < 2:
+        return False
+    return any(
+        all(abs(100 * fee - won * percent) < 100 for fee, won in units)
+        for percent in {*RAKE_PERCENTS, FEE_SHARE} - {0}
+    )
