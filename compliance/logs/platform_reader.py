@@ -37,7 +37,7 @@ from compliance.logs.reader import (
     UnreadableRest,
     check_cash,
     duplicate_key,
-    iter_lines,
+    iter_lines_at,
 )
 from compliance.logs.records import ID_LENGTH
 
@@ -79,11 +79,35 @@ def decode(kind: str, raw: bytes) -> Any:
         raise DecodeError(f"malformed JSON: {exc}") from None
     except RecursionError:
         raise DecodeError(TOO_DEEP) from None
-    twice = duplicate_key(raw)
-    if twice is not None:
-        raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
-    _check(record)
+    if kind != LEDGER or not is_flat_and_unrepeated(raw, record):
+        twice = duplicate_key(raw)
+        if twice is not None:
+            raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
+    if kind == LEDGER:
+        if record.at.tzinfo is None:
+            raise DecodeError("at has no time zone")
+        if record.yuan is not None:
+            check_cash("yuan", record.yuan)
+    else:
+        _check(record)
     return record
+
+
+def is_flat_and_unrepeated(raw: bytes, event: LedgerEvent) -> bool:
+    """无重复键: True where a decoded ledger line is proven to name no key twice, without
+    a second parse; False where it cannot be told so (then `duplicate_key` decides).
+
+    A ledger event's fields are all scalars, so its line is one flat object. Without a
+    backslash no string holds a quote, and without white space after a quote every
+    key, and nothing else, is followed at once by `":`; so the line names as many
+    keys as it holds `":`. Each field that decoded to a value was named; if they are
+    as many as the keys, no key was named twice (a repeat, or a key given as null,
+    leaves fewer values than keys, and the full check runs).
+    """
+    if b"\\" in raw or b'" ' in raw or b'"\t' in raw or b'"\n' in raw or b'"\r' in raw:
+        return False
+    values = msgspec.structs.astuple(event)
+    return raw.count(b'":') == len(values) - values.count(None)
 
 
 def _check(record: Any) -> None:
@@ -93,9 +117,6 @@ def _check(record: Any) -> None:
             _zoned("verification.at", verified.at)
         if record.birth_date is not None and record.birth_date < EARLIEST:
             raise DecodeError(f"birth_date {record.birth_date} is before {EARLIEST}")
-    elif isinstance(record, LedgerEvent):
-        _zoned("at", record.at)
-        check_cash("yuan", record.yuan)
     elif isinstance(record, RechargeCap):
         check_cash("yuan", record.yuan)
     elif isinstance(record, DrawOdds):
@@ -126,16 +147,31 @@ def read_records(
 ) -> Iterator[Record[Any] | Reject]:
     """Every record of a file of format `kind` (`accounts/1`, `ledger/1`,
     `platform-config/1`), in order, or the reject its line became."""
+    shown = name or path
+    for item in iter_records(path, kind, max_line_bytes, name):
+        yield item if isinstance(item, Reject) else Record(shown, item[0], item[1])
+
+
+def iter_records(
+    path: str,
+    kind: str,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    name: str | None = None,
+    start: int = 0,
+    end: int | None = None,
+) -> Iterator[tuple[int, Any] | Reject]:
+    """`read_records` as (line number, record) pairs, for the ledger's hot loop; a byte
+    range of a plain file as the session reader's."""
     if kind not in _DECODERS:
         raise ValueError(f"unknown record format {kind!r}")
     shown = name or path
     try:
-        for number, raw in iter_lines(path, max_line_bytes=max_line_bytes):
+        for number, raw, _ in iter_lines_at(path, start, end, max_line_bytes):
             if isinstance(raw, LongLine):
                 yield RecordReject(shown, number, None, raw.reason())
                 continue
             try:
-                yield Record(shown, number, decode(kind, raw))
+                yield number, decode(kind, raw)
             except DecodeError as exc:
                 yield RecordReject(shown, number, guess_id(raw), str(exc))
     except UnreadableRest as exc:

@@ -9,10 +9,12 @@ day or month, never the events themselves. A check whose input was not given is
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
+from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.currency import Currency
@@ -24,6 +26,7 @@ from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.domain.duties.service import ServiceDays
 from compliance.domain.findings import DutyFinding
 from compliance.logs.platform_records import (
+    EVENT_TYPES,
     Account,
     ConfigRecord,
     DrawOdds,
@@ -91,6 +94,9 @@ class PlatformConfig:
 
 
 class DutyAudit:
+    """The checks, fed plays and ledger events; each ledger check has `see(event, day)` and
+    is handed only the event types it names in `types` (every type where it names none)."""
+
     def __init__(
         self,
         book: DutyBook,
@@ -103,9 +109,9 @@ class DutyAudit:
         self.collect = Collector()
         self.accounts_given = accounts is not None
         self.ledger_given = ledger_given
-        self.accounts = {(a.platform, a.id): a for a in accounts or ()}
+        self.accounts = Accounts(accounts or ())
         self.config = PlatformConfig(config) if config is not None else None
-        self.platforms: set[str] = {p for p, _ in self.accounts}
+        self.platforms: set[str] = self.accounts.platforms()
         if self.config is not None:
             self.platforms |= self.config.platforms
         self.draws_seen: set[str] = set()
@@ -116,6 +122,17 @@ class DutyAudit:
         features = self.config.features if self.config is not None else None
         self.currency = Currency(book, self.accounts, features, self.collect)
         self.service = ServiceDays(book, self.collect)
+        self.ledger_checks: list[Any] = [self.payments, self.points, self.currency]
+        self._by_type: dict[str, tuple[Callable[[LedgerEvent, date], None], ...]] | None = None
+
+    def _handlers(self) -> dict[str, tuple[Callable[[LedgerEvent, date], None], ...]]:
+        """事件分派: each event type's checks, looked up once per event, not asked of each."""
+        return {
+            kind: tuple(
+                c.see for c in self.ledger_checks if kind in getattr(c, "types", EVENT_TYPES)
+            )
+            for kind in EVENT_TYPES
+        }
 
     def play(self, p: Play) -> None:
         self.platforms.add(p.platform)
@@ -123,14 +140,19 @@ class DutyAudit:
         if self.accounts_given:
             self.hours.play(p)
 
-    def event(self, e: LedgerEvent) -> None:
+    def event(self, e: LedgerEvent, seq: int = 0) -> None:
+        """One ledger event; `seq` its place in the ledger (its line), which orders the
+        events a breach samples when workers' parts are merged."""
+        by_type = self._by_type
+        if by_type is None:
+            by_type = self._by_type = self._handlers()
         self.platforms.add(e.platform)
         if e.type == "draw":
             self.draws_seen.add(e.platform)
         day = local_day(e.at)
-        self.payments.see(e, day)
-        self.points.see(e, day)
-        self.currency.see(e, day)
+        self.collect.seq = seq
+        for see in by_type[e.type]:
+            see(e, day)
 
     def finish(self) -> list[DutyFinding]:
         self.hours.finish()
