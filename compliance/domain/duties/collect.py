@@ -50,6 +50,7 @@ class Breach:
     form: tuple[str, dict[str, Any]] | None = None  # a detail template, filled in at the end
     seqs: list[int] = field(default_factory=list)  # each sampled event's place in the ledger
     seq: int = 0  # the place of the event being seen (Collector.seq)
+    combine: str = "max"  # how its values combine: max, min or sum
 
     def see(self, value: Decimal | None, ev: DutyEvent | None, combine: str = "max") -> None:
         self._count(value, combine)
@@ -66,6 +67,7 @@ class Breach:
 
     def _count(self, value: Decimal | None, combine: str) -> None:
         self.count += 1
+        self.combine = combine
         if value is not None:
             if self.value is None:
                 self.value = value
@@ -76,12 +78,12 @@ class Breach:
             else:
                 self.value = max(self.value, value)
 
-    def merge(self, other: Breach, combine: str = "max") -> None:
+    def merge(self, other: Breach) -> None:
         """Another worker's part of the same breach: counts and values combined, the
         first events in ledger order kept."""
         count = self.count
         if other.value is not None:
-            self._count(other.value, combine)
+            self._count(other.value, other.combine)
         self.count = count + other.count
         pairs = sorted(
             zip(self.seqs + other.seqs, self.events + other.events, strict=True),
@@ -144,15 +146,15 @@ class Collector:
             found.seq = self.seq
         return found
 
-    def absorb(self, other: Collector, combine: dict[str, str]) -> None:
-        """Another worker's collector: breaches of one key merged (`combine` by metric,
-        max where not named), cases that could not be decided summed."""
+    def absorb(self, other: Collector) -> None:
+        """Another worker's collector: breaches of one key merged, cases that could not be
+        decided summed."""
         for key, b in other.breaches.items():
             mine = self.breaches.get(key)
             if mine is None:
                 self.breaches[key] = b
             else:
-                mine.merge(b, combine.get(b.metric, "max"))
+                mine.merge(b)
         for case, n in other.unknown.items():
             self.unknown[case] = self.unknown.get(case, 0) + n
         self.reasons.update(other.reasons)

@@ -174,6 +174,24 @@ class Currency:
             if e.type in duty.text("types").split(","):
                 self._breach(duty, e, day, f"minor_{e.type}s", "no trades or draws for minors")
 
+    def part(self) -> dict[str, tuple[Duty, str, int]]:
+        return self.draws
+
+    def absorb(self, draws: dict[str, tuple[Duty, str, int]]) -> None:
+        """Another worker's first draw of each platform: the earlier in the ledger holds."""
+        for platform, held in draws.items():
+            mine = self.draws.get(platform)
+            if mine is None or held[2] < mine[2]:
+                self.draws[platform] = held
+
+    def first_price(self, e: LedgerEvent, day: date) -> Decimal | None:
+        """A recharge's unit price where it would be its currency's first (check 13)."""
+        if e.yuan is None or not e.units or e.currency is None:
+            return None
+        if not self.book.in_force("unit_price", "price_drift", day):
+            return None
+        return (e.yuan / e.units).quantize(PRICE_PLACES)
+
     def finish(self, published: set[str]) -> None:
         """Draws on a platform that publishes no probability breach the 2016 row."""
         for platform, (duty, month, _) in sorted(self.draws.items()):

@@ -93,6 +93,14 @@ class PlatformConfig:
                 self.draws.add(r.platform)
 
 
+@dataclass
+class LedgerPart:
+    collect: Collector
+    states: list[Any]
+    platforms: set[str]
+    draws_seen: set[str]
+
+
 class DutyAudit:
     """The checks, fed plays and ledger events; each ledger check has `see(event, day)` and
     is handed only the event types it names in `types` (every type where it names none)."""
@@ -133,6 +141,25 @@ class DutyAudit:
             )
             for kind in EVENT_TYPES
         }
+
+    @property
+    def partitionable(self) -> bool:
+        """Whether the ledger can be checked in parts: every ledger check hands over what
+        it leaves open (`part`) and takes another's (`absorb`)."""
+        return all(hasattr(c, "part") and hasattr(c, "absorb") for c in self.ledger_checks)
+
+    def part(self) -> LedgerPart:
+        """分区结果: what a worker found in its share of the ledger, and what it left open."""
+        states = [c.part() for c in self.ledger_checks]
+        return LedgerPart(self.collect, states, self.platforms, self.draws_seen)
+
+    def absorb(self, part: LedgerPart) -> None:
+        """A worker's part, merged in before `finish`."""
+        self.collect.absorb(part.collect)
+        for check, state in zip(self.ledger_checks, part.states, strict=True):
+            check.absorb(state)
+        self.platforms |= part.platforms
+        self.draws_seen |= part.draws_seen
 
     def play(self, p: Play) -> None:
         self.platforms.add(p.platform)

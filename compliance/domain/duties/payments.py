@@ -275,8 +275,23 @@ class Payments:
                 )
                 b.take(e.yuan, e)
 
+    def part(self) -> tuple[dict, set]:
+        """What a worker leaves open: payments not yet confirmed, confirmations not yet
+        matched (their payment may be another worker's)."""
+        return self.pending, self.confirmed
+
+    def absorb(self, part: tuple[dict, set]) -> None:
+        pending, confirmed = part
+        for key, held in pending.items():
+            mine = self.pending.get(key)
+            if mine is None or mine[3] < held[3]:
+                self.pending[key] = held
+        self.confirmed |= confirmed
+
     def finish(self) -> None:
         """Payments left without a confirmation are breaches, per platform and month."""
+        for key in self.confirmed & self.pending.keys():
+            del self.pending[key]
         for (platform, _), (duty, month, e, seq) in sorted(self.pending.items()):
             self.collect.seq = seq
             b = self.collect.breach(

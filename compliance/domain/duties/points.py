@@ -99,6 +99,13 @@ class Points:
         else:
             held[0] += swing
 
+    def part(self) -> None:
+        """A worker judges its accounts' days itself (`finish`); nothing is left open."""
+        self.finish()
+
+    def absorb(self, part: None) -> None:
+        """Nothing to take: the days were judged where they were summed."""
+
     def finish(self) -> None:
         for (platform, account, name, day), (total, id, at, units, seq) in sorted(
             self.days.items()
@@ -120,3 +127,4 @@ class Points:
                 )
                 b.see(Decimal(total), event(id, at, "settlement", None, units))
                 b.form = (DAY_POINTS, {"mode": name})
+        self.days.clear()
