@@ -21,8 +21,9 @@ from pathlib import Path
 
 from compliance.domain.duties.engine import DutyAudit, DutyOptions
 from compliance.dutydata import load_duties
-from compliance.logs.platform_reader import Record, read_records
+from compliance.logs.platform_reader import Record, iter_records, read_records
 from compliance.logs.platform_records import ACCOUNTS, LEDGER
+from compliance.logs.reader import Reject
 
 
 @dataclass(frozen=True)
@@ -89,9 +90,9 @@ def duty_rate(events: int, accounts: int) -> DutyRate:
         loaded = time.process_time()
         audit = DutyAudit(load_duties(), DutyOptions(date(2025, 1, 1)), held, [], True)
         seen = 0
-        for item in read_records(str(ledger), LEDGER):
-            if isinstance(item, Record):
-                audit.event(item.record)
+        for item in iter_records(str(ledger), LEDGER):
+            if not isinstance(item, Reject):
+                audit.event(item[1], item[0])
                 seen += 1
         found = audit.finish()
         cpu = time.process_time() - loaded

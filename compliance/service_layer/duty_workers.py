@@ -26,8 +26,8 @@ from compliance.domain.duties.engine import DutyAudit, DutyOptions, LedgerPart
 from compliance.domain.duties.partition import Router
 from compliance.domain.duties.rows import DutyBook
 from compliance.errors import ConfigError, DecodeError
-from compliance.logs.platform_reader import RecordReject, decode, guess_id, iter_records
-from compliance.logs.platform_records import ACCOUNTS, CONFIG, LEDGER
+from compliance.logs.platform_reader import RecordReject, decode_event, guess_id, iter_records
+from compliance.logs.platform_records import ACCOUNTS, CONFIG
 from compliance.logs.reader import LongLine, Reject, UnreadableRest, iter_lines_at
 from compliance.service_layer.runners import die_with_parent, local_cluster
 from compliance.service_layer.unit_of_work import UnitOfWorkFactory
@@ -154,7 +154,7 @@ def ledger_part(spec: PartSpec, me: int) -> PartResult:
             if not mine:
                 continue
             try:
-                event = decode(LEDGER, raw)
+                event = decode_event(raw)
             except DecodeError as exc:
                 rejects.take(RecordReject(shown, number, guess_id(raw), str(exc)))
                 continue
@@ -169,7 +169,7 @@ def ledger_part(spec: PartSpec, me: int) -> PartResult:
 
 def _first_price(engine: DutyAudit, raw: bytes, first: dict[tuple[str, str], Decimal]) -> None:
     try:
-        e = decode(LEDGER, raw)
+        e = decode_event(raw)
     except DecodeError:
         return
     price = engine.currency.first_price(e, local_day(e.at))
