@@ -25,8 +25,13 @@ PER_MONTH = "the month's payments while a minor come to {value} yuan"
 PAYER = "{count} payments by a payer other than the account holder"
 UNCONFIRMED = "{count} payments with no confirmation event"
 ZERO = Decimal(0)
-Limit = tuple[Duty, Decimal, Decimal, Decimal, str]
-MinorRules = tuple[list[tuple[Duty, Decimal, str]], list[Limit], list[Limit]]
+Limit = tuple[Duty, int | Decimal, int | Decimal, Decimal, str]
+MinorRules = tuple[list[tuple[Duty, int | Decimal, str]], list[Limit], list[Limit]]
+
+
+def _whole(age: Decimal) -> int | Decimal:
+    """An age figure as an int where it is whole (compared with an int age, faster)."""
+    return int(age) if age == age.to_integral_value() else age
 
 
 def is_payment(e: LedgerEvent) -> bool:
@@ -112,14 +117,14 @@ class Payments:
             return found
         book = self.book
         nil = [
-            (d, d.figure("age"), f"no payment under {d.text('age')}")
+            (d, _whole(d.figure("age")), f"no payment under {d.text('age')}")
             for d in book.in_force("minor_payments", "nil_below", day)
         ]
         each = [
             (
                 d,
-                d.figure("age_from"),
-                d.figure("age_to"),
+                _whole(d.figure("age_from")),
+                _whole(d.figure("age_to")),
                 d.figure("yuan"),
                 f"at most {d.text('yuan')} yuan a payment at "
                 f"{d.text('age_from')} to under {d.text('age_to')}",
@@ -129,8 +134,8 @@ class Payments:
         month = [
             (
                 d,
-                d.figure("age_from"),
-                d.figure("age_to"),
+                _whole(d.figure("age_from")),
+                _whole(d.figure("age_to")),
                 d.figure("yuan"),
                 f"at most {d.text('yuan')} yuan a month at "
                 f"{d.text('age_from')} to under {d.text('age_to')}",
