@@ -23,6 +23,7 @@ from compliance.domain.findings import DutyFinding
 DUTIES = table_of(DutyRow)
 FINDINGS = table_of(DutyFindingRow)
 RUNS = table_of(AuditRunRow)
+FINDING_BATCH = 5000
 
 
 def _row(d: Duty) -> dict[str, Any]:
@@ -76,20 +77,25 @@ class SqlDutiesRepository:
         )
 
     def store_findings(self, run_id: int, findings: Iterable[DutyFinding]) -> None:
-        rows = [
-            {
-                "run_id": run_id,
-                "platform": f.platform,
-                "subject": f.subject,
-                "check_code": f.check,
-                "duty": f.duty,
-                "severity": f.severity,
-                "status": f.status,
-                "period": f.date,
-                "payload": msgspec.to_builtins(f),
-            }
-            for f in findings
-        ]
+        """The findings in batches of FINDING_BATCH rows (one insert each)."""
+        rows: list[dict[str, Any]] = []
+        for f in findings:
+            rows.append(
+                {
+                    "run_id": run_id,
+                    "platform": f.platform,
+                    "subject": f.subject,
+                    "check_code": f.check,
+                    "duty": f.duty,
+                    "severity": f.severity,
+                    "status": f.status,
+                    "period": f.date,
+                    "payload": msgspec.to_builtins(f),
+                }
+            )
+            if len(rows) >= FINDING_BATCH:
+                self.conn.execute(insert(FINDINGS), rows)
+                rows = []
         if rows:
             self.conn.execute(insert(FINDINGS), rows)
 
