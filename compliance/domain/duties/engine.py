@@ -95,6 +95,9 @@ class PlatformConfig:
 
 @dataclass
 class LedgerPart:
+    """A worker's part: its breaches and undecided cases, each ledger check's open state
+    (`part()`), the platforms and draws it saw."""
+
     collect: Collector
     states: list[Any]
     platforms: set[str]
