@@ -1,10 +1,13 @@
 """平台义务的速度: the duties' checks over a generated ledger, CPU time and peak memory.
 
-`python -m bench.duties [EVENTS] [ACCOUNTS]` (default 1,000,000 and 100,000) writes an
-accounts file and a ledger (a third settlements, a third recharges, a third their
-confirmations; a third of the accounts minors) into a temporary folder, then reads and
-checks them in this process (no database): events a second of CPU, and the peak
-resident memory (docs/performance.md, "Platform duties").
+`python -m bench.duties [EVENTS] [ACCOUNTS] [stored]` (default 1,000,000 and 100,000)
+writes an accounts file and a ledger (a third settlements, a third recharges, a third
+their confirmations, on the recharge's account; two thirds of the accounts minors) into
+a temporary folder, then reads and checks them in this process (no database): events a
+second of CPU, and the peak resident memory. With `stored`, also the whole `audit` (a
+one-session log, the accounts and the ledger) into a fresh SQLite database, with one
+process and with `--workers 2`: CPU of the process and its workers, events a second of
+it, the duty findings stored (docs/performance.md, "Platform duties").
 """
 
 from __future__ import annotations
@@ -19,10 +22,14 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from bench.timing import Timing, timed
 from compliance.domain.duties.engine import DutyAudit, DutyOptions
 from compliance.dutydata import load_duties
-from compliance.logs.platform_reader import Record, read_records
+from compliance.logs.platform_reader import Record, iter_records, read_records
 from compliance.logs.platform_records import ACCOUNTS, LEDGER
+from compliance.logs.reader import Reject
+
+SESSION = Path(__file__).resolve().parent.parent / "data" / "samples" / "douniu.jsonl"
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,7 @@ def write_inputs(folder: Path, events: int, accounts: int, seed: int = 1) -> tup
                 "birth_date": born,
             }
             out.write(json.dumps(row) + "\n")
+    paid = "a0"
     with ledger.open("w") as out:
         for i in range(events):
             head = {
@@ -66,8 +74,9 @@ def write_inputs(folder: Path, events: int, accounts: int, seed: int = 1) -> tup
                 f"{rng.randint(0, 23):02d}:00:00+08:00",
             }
             if i % 3 == 2:
-                row = head | {"type": "confirmation", "ref": f"e{i - 1}"}
+                row = head | {"type": "confirmation", "ref": f"e{i - 1}", "account": paid}
             elif i % 3 == 1:
+                paid = head["account"]
                 row = head | {
                     "type": "recharge",
                     "yuan": str(rng.choice((6, 30, 68))),
@@ -84,14 +93,15 @@ def duty_rate(events: int, accounts: int) -> DutyRate:
     """Read the accounts, then the ledger through every check, timed in CPU."""
     with tempfile.TemporaryDirectory(prefix="bench-duties-") as folder:
         people, ledger = write_inputs(Path(folder), events, accounts)
+        book = load_duties()
         start = time.process_time()
-        held = [r.record for r in read_records(str(people), ACCOUNTS) if isinstance(r, Record)]
+        held = (r.record for r in read_records(str(people), ACCOUNTS) if isinstance(r, Record))
+        audit = DutyAudit(book, DutyOptions(date(2025, 1, 1)), held, [], True)
         loaded = time.process_time()
-        audit = DutyAudit(load_duties(), DutyOptions(date(2025, 1, 1)), held, [], True)
         seen = 0
-        for item in read_records(str(ledger), LEDGER):
-            if isinstance(item, Record):
-                audit.event(item.record)
+        for item in iter_records(str(ledger), LEDGER):
+            if not isinstance(item, Reject):
+                audit.event(item[1], item[0])
                 seen += 1
         found = audit.finish()
         cpu = time.process_time() - loaded
@@ -99,9 +109,41 @@ def duty_rate(events: int, accounts: int) -> DutyRate:
     return DutyRate(seen, accounts, loaded - start, cpu, len(found), peak)
 
 
+def stored_rate(events: int, accounts: int, workers: int) -> tuple[Timing, int]:
+    """The whole audit into a fresh SQLite database; its timing and the duty findings stored."""
+    from compliance.db.engine import ensure_schema, make_engine
+    from compliance.db.unit_of_work import SqlUnitOfWork
+    from compliance.service_layer import audit as services
+    from compliance.service_layer.duties import DutyInputs
+
+    with tempfile.TemporaryDirectory(prefix="bench-duties-") as folder:
+        people, ledger = write_inputs(Path(folder), events, accounts)
+        engine = make_engine(f"sqlite:///{folder}/bench.db")
+        ensure_schema(engine)
+        options = services.AuditOptions(
+            workers=workers, duties=DutyInputs(accounts=str(people), ledger=str(ledger))
+        )
+        timing, summary = timed(
+            lambda: services.audit(SqlUnitOfWork(engine), [str(SESSION)], options)
+        )
+        with SqlUnitOfWork(engine) as uow:
+            stored = len(uow.duties.findings(summary.run_id))
+        engine.dispose()
+    return timing, stored
+
+
 def main(argv: list[str]) -> None:
     events = int(argv[0]) if argv else 1_000_000
     accounts = int(argv[1]) if len(argv) > 1 else 100_000
+    if "stored" in argv[2:]:
+        for workers in (1, 2):
+            timing, stored = stored_rate(events, accounts, workers)
+            print(
+                f"duties stored, --workers {workers}: {events:,} events, {accounts:,} accounts: "
+                f"{timing.describe()} = {events / timing.total_cpu:,.0f} events/s of CPU; "
+                f"{stored:,} duty findings stored"
+            )
+        return
     rate = duty_rate(events, accounts)
     print(
         f"duties: {rate.accounts:,} accounts read in {rate.accounts_cpu:.2f} s CPU; "

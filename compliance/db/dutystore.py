@@ -25,6 +25,7 @@ FINDINGS = table_of(DutyFindingRow)
 RUNS = table_of(AuditRunRow)
 SESSIONS = table_of(SessionRow)
 PLAYERS = table_of(PlayerMetricsRow)
+FINDING_BATCH = 5000
 
 
 def _row(d: Duty) -> dict[str, Any]:
@@ -78,20 +79,25 @@ class SqlDutiesRepository:
         )
 
     def store_findings(self, run_id: int, findings: Iterable[DutyFinding]) -> None:
-        rows = [
-            {
-                "run_id": run_id,
-                "platform": f.platform,
-                "subject": f.subject,
-                "check_code": f.check,
-                "duty": f.duty,
-                "severity": f.severity,
-                "status": f.status,
-                "period": f.date,
-                "payload": msgspec.to_builtins(f),
-            }
-            for f in findings
-        ]
+        """The findings in batches of FINDING_BATCH rows (one insert each)."""
+        rows: list[dict[str, Any]] = []
+        for f in findings:
+            rows.append(
+                {
+                    "run_id": run_id,
+                    "platform": f.platform,
+                    "subject": f.subject,
+                    "check_code": f.check,
+                    "duty": f.duty,
+                    "severity": f.severity,
+                    "status": f.status,
+                    "period": f.date,
+                    "payload": msgspec.to_builtins(f),
+                }
+            )
+            if len(rows) >= FINDING_BATCH:
+                self.conn.execute(insert(FINDINGS), rows)
+                rows = []
         if rows:
             self.conn.execute(insert(FINDINGS), rows)
 

@@ -37,7 +37,7 @@ from compliance.logs.reader import (
     UnreadableRest,
     check_cash,
     duplicate_key,
-    iter_lines,
+    iter_lines_at,
 )
 from compliance.logs.records import ID_LENGTH
 
@@ -48,6 +48,7 @@ _DECODERS: dict[str, msgspec.json.Decoder[Any]] = {
     LEDGER: msgspec.json.Decoder(LedgerEvent),
     CONFIG: msgspec.json.Decoder(ConfigRecord),
 }
+_LEDGER = _DECODERS[LEDGER]
 _ID_PATTERN = re.compile(rb'"(?:id|mode|record)"\s*:\s*"([^"\\]{1,200})"')
 
 
@@ -79,11 +80,60 @@ def decode(kind: str, raw: bytes) -> Any:
         raise DecodeError(f"malformed JSON: {exc}") from None
     except RecursionError:
         raise DecodeError(TOO_DEEP) from None
+    if kind == LEDGER:
+        return _checked_event(raw, record)
+    _unrepeated(raw)
+    _check(record)
+    return record
+
+
+def decode_event(raw: bytes) -> LedgerEvent:
+    """One ledger line, checked (`decode(LEDGER, raw)`, without the look-ups)."""
+    try:
+        event = _LEDGER.decode(raw)
+    except msgspec.ValidationError as exc:
+        raise DecodeError(f"invalid {LEDGER} record: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise DecodeError(f"malformed JSON: {exc}") from None
+    except RecursionError:
+        raise DecodeError(TOO_DEEP) from None
+    return _checked_event(raw, event)
+
+
+def _checked_event(raw: bytes, event: LedgerEvent) -> LedgerEvent:
+    if not is_flat_and_unrepeated(raw, event):
+        _unrepeated(raw)
+    if event.at.tzinfo is None:
+        raise DecodeError("at has no time zone")
+    if event.yuan is not None:
+        check_cash("yuan", event.yuan)
+    return event
+
+
+def _unrepeated(raw: bytes) -> None:
     twice = duplicate_key(raw)
     if twice is not None:
         raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
-    _check(record)
-    return record
+
+
+_WHITE = b" \t\r\n"
+
+
+def is_flat_and_unrepeated(raw: bytes, event: LedgerEvent) -> bool:
+    """无重复键: True where a decoded ledger line is proven to name no key twice, without
+    a second parse; False where it cannot be told so (then `duplicate_key` decides).
+
+    A ledger event's fields are all scalars, so its line is one flat object. Without a
+    backslash no string holds a quote, so once white space is taken out every key,
+    and nothing else, is followed at once by `":` (a string value is followed by a
+    comma or the brace); so the line names as many keys as it then holds `":`. Each field that decoded to a value was named; if they are
+    as many as the keys, no key was named twice (a repeat, or a key given as null,
+    leaves fewer values than keys, and the full check runs).
+    """
+    if b"\\" in raw:
+        return False
+    values = msgspec.structs.astuple(event)
+    return raw.translate(None, _WHITE).count(b'":') == len(values) - values.count(None)
 
 
 def _check(record: Any) -> None:
@@ -93,9 +143,6 @@ def _check(record: Any) -> None:
             _zoned("verification.at", verified.at)
         if record.birth_date is not None and record.birth_date < EARLIEST:
             raise DecodeError(f"birth_date {record.birth_date} is before {EARLIEST}")
-    elif isinstance(record, LedgerEvent):
-        _zoned("at", record.at)
-        check_cash("yuan", record.yuan)
     elif isinstance(record, RechargeCap):
         check_cash("yuan", record.yuan)
     elif isinstance(record, DrawOdds):
@@ -112,6 +159,47 @@ def _zoned(field: str, at: datetime) -> None:
         raise DecodeError(f"{field} has no time zone")
 
 
+def _events(
+    path: str, shown: str, start: int, end: int | None, max_line_bytes: int
+) -> Iterator[tuple[int, LedgerEvent] | Reject]:
+    """`decode_event` over a ledger's lines, inlined: the hot loop of the duties pass."""
+    one, astuple = _LEDGER.decode, msgspec.structs.astuple
+    try:
+        for number, raw, _ in iter_lines_at(path, start, end, max_line_bytes):
+            if isinstance(raw, LongLine):
+                yield RecordReject(shown, number, None, raw.reason())
+                continue
+            try:
+                event = one(raw)
+                values = astuple(event)
+                if b"\\" in raw or raw.translate(None, _WHITE).count(b'":') != len(
+                    values
+                ) - values.count(None):
+                    _unrepeated(raw)
+                if event.at.tzinfo is None:
+                    raise DecodeError("at has no time zone")
+                if event.yuan is not None:
+                    check_cash("yuan", event.yuan)
+            except DecodeError as exc:
+                yield RecordReject(shown, number, guess_id(raw), str(exc))
+                continue
+            except (msgspec.DecodeError, RecursionError):
+                yield RecordReject(shown, number, guess_id(raw), _why(raw))
+                continue
+            yield number, event
+    except UnreadableRest as exc:
+        yield RecordReject(shown, exc.line, None, exc.reason)
+
+
+def _why(raw: bytes) -> str:
+    """Why `decode_event` refuses a line."""
+    try:
+        decode_event(raw)
+    except DecodeError as exc:
+        return str(exc)
+    raise AssertionError("a line msgspec refused was decoded")  # pragma: no cover
+
+
 def guess_id(raw: bytes) -> str | None:
     """The record's id (or mode, or record kind) of a line that failed, if one shows."""
     match = _ID_PATTERN.search(raw)
@@ -126,16 +214,34 @@ def read_records(
 ) -> Iterator[Record[Any] | Reject]:
     """Every record of a file of format `kind` (`accounts/1`, `ledger/1`,
     `platform-config/1`), in order, or the reject its line became."""
+    shown = name or path
+    for item in iter_records(path, kind, max_line_bytes, name):
+        yield item if isinstance(item, Reject) else Record(shown, item[0], item[1])
+
+
+def iter_records(
+    path: str,
+    kind: str,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    name: str | None = None,
+    start: int = 0,
+    end: int | None = None,
+) -> Iterator[tuple[int, Any] | Reject]:
+    """`read_records` as (line number, record) pairs, for the ledger's hot loop; a byte
+    range of a plain file as the session reader's."""
     if kind not in _DECODERS:
         raise ValueError(f"unknown record format {kind!r}")
     shown = name or path
+    if kind == LEDGER:
+        yield from _events(path, shown, start, end, max_line_bytes)
+        return
     try:
-        for number, raw in iter_lines(path, max_line_bytes=max_line_bytes):
+        for number, raw, _ in iter_lines_at(path, start, end, max_line_bytes):
             if isinstance(raw, LongLine):
                 yield RecordReject(shown, number, None, raw.reason())
                 continue
             try:
-                yield Record(shown, number, decode(kind, raw))
+                yield number, decode(kind, raw)
             except DecodeError as exc:
                 yield RecordReject(shown, number, guess_id(raw), str(exc))
     except UnreadableRest as exc:

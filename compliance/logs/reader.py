@@ -184,6 +184,11 @@ def _next_line(fh, limit: int) -> tuple[bytes | LongLine, int]:
     raw = fh.readline(limit + 1)
     if len(raw) <= limit or raw.endswith(b"\n"):
         return raw, len(raw)
+    return _rest_of_long(fh, raw, limit)
+
+
+def _rest_of_long(fh, raw: bytes, limit: int) -> tuple[LongLine, int]:
+    """A line past `limit` whose first `limit` + 1 bytes are `raw`: read to its end."""
     length = len(raw)
     while True:
         chunk = fh.readline(1 << 20)
@@ -229,8 +234,13 @@ def iter_lines_at(
             number += 1
         pos = fh.tell()
         limit = end if end is not None else float("inf")
+        readline = fh.readline
         while pos < limit:
-            raw, size = _next_line(fh, max_line_bytes)
+            got = readline(max_line_bytes + 1)
+            size = len(got)
+            raw: bytes | LongLine = got
+            if size > max_line_bytes and not got.endswith(b"\n"):
+                raw, size = _rest_of_long(fh, got, max_line_bytes)
             if not raw:
                 break
             number += 1

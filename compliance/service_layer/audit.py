@@ -24,7 +24,7 @@ from compliance.domain.rules import RuleBook
 from compliance.domain.windows import WindowFinding
 from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import MAX_LINE_BYTES, Reject
-from compliance.service_layer.duties import DutyInputs, DutySummary, audit_duties
+from compliance.service_layer.duties import DutyInputs, DutySummary, Parallel, audit_duties
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
 from compliance.service_layer.manifest import input_digests, manifest
 from compliance.service_layer.runners import (
@@ -375,6 +375,7 @@ def _duties(
         options.max_line_bytes,
         found,
         options.strict,
+        Parallel(options.workers, options.dask, uow.worker_factory()),
     )
     summary.duties = duties
     summary.rejects += duties.rejects

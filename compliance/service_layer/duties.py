@@ -25,7 +25,9 @@ from compliance.logs.platform_records import ACCOUNTS, CONFIG, LEDGER
 from compliance.logs.reader import Located, Reject, read_sessions
 from compliance.logs.records import Session
 from compliance.logs.round_money import round_money
-from compliance.service_layer.unit_of_work import UnitOfWork
+from compliance.service_layer.duty_workers import PartResult, PartSpec, run_parts
+from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory
+from compliance.streams import is_stream
 
 FIRST_USE = "first use: seeded from data/duties.toml"
 BATCH = 1000
@@ -93,18 +95,22 @@ def audit_duties(
     max_line_bytes: int,
     on_finding: Callable[[DutyFinding], None],
     strict: bool = False,
+    parallel: Parallel | None = None,
 ) -> DutySummary:
     """Check the duties on the inputs and the run's sessions; store and pass on the
     findings; the rejects of the records are stored with the run (with `strict`, the
-    first one stops the run with LogError, as a session's does)."""
+    first one stops the run with LogError, as a session's does). With `parallel`
+    workers (or Dask) the ledger is checked in parts, one per worker, by person
+    (service_layer/duty_workers.py), and the parts merged: the same findings."""
+    parallel = parallel or Parallel()
     book = ensure_duties(uow)
     summary = DutySummary()
     rejects: list[Reject] = []
 
-    def records(path: str | None, kind: str) -> Iterator[Any] | None:
+    def records(path: str | None, kind: str) -> Iterator[Record[Any]] | None:
         if path is None:
             return None
-        items = read_records(path, kind, max_line_bytes)
+        items = read_records(path, kind, max_line_bytes, name=names.get(path))
         return _decoded(uow, run_id, items, summary, rejects, strict)
 
     accounts = records(inputs.accounts, ACCOUNTS)
@@ -113,8 +119,8 @@ def audit_duties(
     engine = DutyAudit(
         book,
         options,
-        list(accounts) if accounts is not None else None,
-        list(config) if config is not None else None,
+        (r.record for r in accounts) if accounts is not None else None,
+        [r.record for r in config] if config is not None else None,
         ledger_given=inputs.ledger is not None,
     )
     for path in session_files:
@@ -127,9 +133,26 @@ def audit_duties(
                 for player in s.players:
                     engine.play(Play(s.platform, player.id, s.session_id, s.started_at, s.ended_at))
                 engine.sitting(sitting_of(s))
-    events = records(inputs.ledger, LEDGER)
-    for event in events or ():
-        engine.event(event)
+    ledger = inputs.ledger
+    if ledger is not None and parallel.splits(ledger, strict, engine):
+        _flush(uow, run_id, rejects)
+        uow.commit()  # so that the workers can write their rejects
+        spec = PartSpec(
+            book,
+            options,
+            inputs.accounts,
+            inputs.config,
+            ledger,
+            names.get(ledger, ledger),
+            max_line_bytes,
+            max(parallel.workers, 1),
+            parallel.store,
+            run_id,
+        )
+        _absorb(uow, run_id, engine, run_parts(spec, parallel.dask), summary)
+    else:
+        for event in records(ledger, LEDGER) or ():
+            engine.event(event.record, event.line)
     _flush(uow, run_id, rejects)
     engine.mirrored_gains(lambda: uow.duties.session_results(run_id))
     findings = engine.finish()
@@ -158,6 +181,42 @@ def sitting_of(s: Session) -> Sitting:
     )
 
 
+@dataclass(frozen=True)
+class Parallel:
+    """How the ledger may be split: `workers` processes, or Dask at `dask`; `store` how a
+    worker reaches the run's database (None: it sends its rejects back)."""
+
+    workers: int = 1
+    dask: str | None = None
+    store: UnitOfWorkFactory | None = None
+
+    def splits(self, ledger: str, strict: bool, engine: DutyAudit) -> bool:
+        """Whether to: more than one worker or Dask, a file every worker can read (not a
+        stream), not `strict` (its first reject stops the run), checks that merge."""
+        wanted = self.workers > 1 or bool(self.dask)
+        return wanted and not strict and not is_stream(ledger) and engine.partitionable
+
+
+def _absorb(
+    uow: UnitOfWork,
+    run_id: int,
+    engine: DutyAudit,
+    results: list[PartResult],
+    summary: DutySummary,
+) -> None:
+    """The workers' parts merged into the driver's checks; their counts and rejects."""
+    shown: list[Reject] = []
+    for result in results:
+        engine.absorb(result.part)
+        summary.records += result.records
+        summary.rejects += result.rejects
+        shown.extend(result.shown)
+        for start in range(0, len(result.unstored), BATCH):
+            uow.runs.store_rejects(run_id, result.unstored[start : start + BATCH])
+    shown.sort(key=lambda r: r.line)
+    summary.reject_list.extend(shown[: max(0, 100 - len(summary.reject_list))])
+
+
 def _decoded(
     uow: UnitOfWork,
     run_id: int,
@@ -165,7 +224,7 @@ def _decoded(
     summary: DutySummary,
     rejects: list[Reject],
     strict: bool,
-) -> Iterator[Any]:
+) -> Iterator[Record[Any]]:
     for item in items:
         if isinstance(item, Reject) and strict:
             raise LogError(item.describe())
@@ -178,7 +237,7 @@ def _decoded(
                 _flush(uow, run_id, rejects)
             continue
         summary.records += 1
-        yield item.record
+        yield item
 
 
 def _flush(uow: UnitOfWork, run_id: int, rejects: list[Reject]) -> None:

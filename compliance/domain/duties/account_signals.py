@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.agent_tables import AgentTables
 from compliance.domain.duties.coin_traders import OUTFLOWS, CoinTraders
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.fraud_flags import FraudFlags
 from compliance.domain.duties.resale import Resale
 from compliance.domain.duties.rows import DutyBook
-from compliance.logs.platform_records import Account, LedgerEvent
+from compliance.logs.platform_records import LedgerEvent
 
 FLAG_TYPES = frozenset({"fraud_flag", "reverification", "restriction"})
 NEEDS_ACCOUNTS = ("account_resale", "agent_tables")
@@ -23,9 +24,7 @@ NEEDS_LEDGER = ("account_resale", "agent_tables", "coin_traders", "fraud_reverif
 
 
 class AccountSignals:
-    def __init__(
-        self, book: DutyBook, accounts: dict[tuple[str, str], Account], collect: Collector
-    ):
+    def __init__(self, book: DutyBook, accounts: Accounts, collect: Collector):
         self.resale = Resale(book, accounts, collect)
         self.agents = AgentTables(book, accounts, collect)
         self.coins = CoinTraders(book, accounts, collect)

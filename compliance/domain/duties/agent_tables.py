@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.calendar import local_day, month_of
 from compliance.domain.duties.collect import SAMPLE, Collector
 from compliance.domain.duties.resale import SIGNAL_NOTE
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.domain.findings import DutyEvent
-from compliance.logs.platform_records import Account, LedgerEvent
+from compliance.logs.platform_records import LedgerEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,9 +51,7 @@ class AgentState:
 
 
 class AgentTables:
-    def __init__(
-        self, book: DutyBook, accounts: dict[tuple[str, str], Account], collect: Collector
-    ):
+    def __init__(self, book: DutyBook, accounts: Accounts, collect: Collector):
         self.book, self.collect = book, collect
         self.agents = {key for key, a in accounts.items() if a.kind == "agent"}
         self.persons = {key: a.person for key, a in accounts.items() if a.kind == "agent"}

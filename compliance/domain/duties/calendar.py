@@ -17,6 +17,8 @@ import chinese_calendar
 from chinese_calendar import constants
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
+BEIJING_OFFSET = timedelta(hours=8)
+LAST_SUMMER_TIME = 1991
 CALENDAR = f"chinesecalendar {version('chinesecalendar')}"
 FIRST_DAY = min(constants.holidays)
 LAST_YEAR = max(constants.holidays).year
@@ -54,12 +56,22 @@ def local(at: datetime) -> datetime:
 
 
 def local_day(at: datetime) -> date:
+    """The Beijing day of a zoned time; a time already at +08:00 after 1991 (when China
+    last kept summer time) is its own day, without a zone conversion."""
+    if at.utcoffset() == BEIJING_OFFSET and at.year > LAST_SUMMER_TIME:
+        return at.date()
     return local(at).date()
 
 
 def month_of(day: date) -> str:
     """`YYYY-MM`, the period a month's findings are gathered under."""
-    return f"{day.year:04d}-{day.month:02d}"
+    found = _MONTHS.get(day)
+    if found is None:
+        found = _MONTHS[day] = f"{day.year:04d}-{day.month:02d}"
+    return found
+
+
+_MONTHS: dict[date, str] = {}
 
 
 def age_at(birth: date, at: datetime) -> int:

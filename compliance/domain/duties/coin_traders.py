@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.calendar import local_day, month_of
 from compliance.domain.duties.collect import SAMPLE, Collector
 from compliance.domain.duties.resale import SIGNAL_NOTE
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.domain.findings import DutyEvent
-from compliance.logs.platform_records import Account, LedgerEvent
+from compliance.logs.platform_records import LedgerEvent
 
 OUTFLOWS = frozenset({"transfer", "withdrawal", "redemption"})
 
@@ -43,9 +44,7 @@ class Day:
 
 
 class CoinTraders:
-    def __init__(
-        self, book: DutyBook, accounts: dict[tuple[str, str], Account], collect: Collector
-    ):
+    def __init__(self, book: DutyBook, accounts: Accounts, collect: Collector):
         self.book, self.accounts, self.collect = book, accounts, collect
         self.days: dict[tuple[str, str], dict[date, Day]] = {}
         rows = book.rows("coin_traders", "coin_trader")

@@ -1,7 +1,10 @@
 """汇总: breaches and indeterminates gathered per duty, subject and month, in bounded memory.
 
 A breach keeps a count, a value (the largest or the running sum) and the first
-events behind it (at most `SAMPLE`), never every event.
+events behind it (at most `SAMPLE`, each with its place in the ledger so that the
+breaches of one subject found by several workers merge in ledger order), never
+every event. Its detail may be a template filled in when the finding is made, so
+that a breach seen a million times formats its text once.
 """
 
 from __future__ import annotations
@@ -24,6 +27,11 @@ def event(id: str, at: datetime, type: str, yuan: Decimal | None = None, units: 
     return DutyEvent(id=id, at=at.isoformat(), type=type, yuan=yuan, units=units)
 
 
+def ledger_event(e: Any) -> DutyEvent:
+    """A ledger event as a finding names it."""
+    return DutyEvent(id=e.id, at=e.at.isoformat(), type=e.type, yuan=e.yuan, units=e.units)
+
+
 @dataclass
 class Breach:
     duty: Duty
@@ -41,9 +49,27 @@ class Breach:
     detail: str = ""
     accounts: list[str] = field(default_factory=list)  # a signal's other accounts
     rooms: list[str] = field(default_factory=list)
+    form: tuple[str, dict[str, Any]] | None = None  # a detail template, filled in at the end
+    seqs: list[int] = field(default_factory=list)  # each sampled event's place in the ledger
+    seq: int = 0  # the place of the event being seen (Collector.seq)
+    combine: str = "max"  # how its values combine: max, min or sum
 
     def see(self, value: Decimal | None, ev: DutyEvent | None, combine: str = "max") -> None:
+        self._count(value, combine)
+        if ev is not None and len(self.events) < SAMPLE:
+            self.events.append(ev)
+            self.seqs.append(self.seq)
+
+    def take(self, value: Decimal | None, e: Any, combine: str = "max") -> None:
+        """`see` a ledger event, made into a finding's event only if it is sampled."""
+        self._count(value, combine)
+        if len(self.events) < SAMPLE:
+            self.events.append(ledger_event(e))
+            self.seqs.append(self.seq)
+
+    def _count(self, value: Decimal | None, combine: str) -> None:
         self.count += 1
+        self.combine = combine
         if value is not None:
             if self.value is None:
                 self.value = value
@@ -53,8 +79,26 @@ class Breach:
                 self.value = min(self.value, value)
             else:
                 self.value = max(self.value, value)
-        if ev is not None and len(self.events) < SAMPLE:
-            self.events.append(ev)
+
+    def merge(self, other: Breach) -> None:
+        """Another worker's part of the same breach: counts and values combined, the
+        first events in ledger order kept."""
+        count = self.count
+        if other.value is not None:
+            self._count(other.value, other.combine)
+        self.count = count + other.count
+        pairs = sorted(
+            zip(self.seqs + other.seqs, self.events + other.events, strict=True),
+            key=lambda pair: pair[0],
+        )[:SAMPLE]
+        self.seqs = [s for s, _ in pairs]
+        self.events = [ev for _, ev in pairs]
+
+    def text(self) -> str:
+        if self.form is not None:
+            template, more = self.form
+            return template.format(count=self.count, value=self.value, **more)
+        return self.detail or f"{self.count} × {self.metric}"
 
     def finding(self) -> DutyFinding:
         d = self.duty
@@ -73,7 +117,7 @@ class Breach:
             value=self.value,
             cap=self.cap,
             boundary=self.boundary,
-            detail=self.detail or f"{self.count} × {self.metric}",
+            detail=self.text(),
             events=self.events,
             event_count=self.count,
             accounts=sorted(self.accounts),
@@ -89,13 +133,36 @@ class Collector:
         self.unknown: dict[tuple[str, str, str], int] = {}
         self.reasons: dict[tuple[str, str, str], str] = {}
         self.checked: set[tuple[str, str]] = set()  # (check, platform) with inputs to judge
+        self.seq = 0  # the place in the ledger of the event being checked
 
     def breach(self, duty: Duty, platform: str, subject: str, period: str, **fields) -> Breach:
         key = (duty.id, platform, subject, period)
         found = self.breaches.get(key)
         if found is None:
             found = self.breaches[key] = Breach(duty, platform, subject, period, **fields)
+        found.seq = self.seq
         return found
+
+    def found(self, duty: Duty, platform: str, subject: str, period: str) -> Breach | None:
+        """The breach gathered so far under these, if any (no fields built to look)."""
+        found = self.breaches.get((duty.id, platform, subject, period))
+        if found is not None:
+            found.seq = self.seq
+        return found
+
+    def absorb(self, other: Collector) -> None:
+        """Another worker's collector: breaches of one key merged, cases that could not be
+        decided summed."""
+        for key, b in other.breaches.items():
+            mine = self.breaches.get(key)
+            if mine is None:
+                self.breaches[key] = b
+            else:
+                mine.merge(b)
+        for case, n in other.unknown.items():
+            self.unknown[case] = self.unknown.get(case, 0) + n
+        self.reasons.update(other.reasons)
+        self.checked |= other.checked
 
     def cannot(self, check: str, platform: str, missing: str, reason: str, n: int = 1) -> None:
         """One more case of `check` on `platform` that `missing` keeps from being decided."""

@@ -11,12 +11,17 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.calendar import age_on, month_of
-from compliance.domain.duties.collect import Collector, event
+from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.rows import Duty, DutyBook
-from compliance.logs.platform_records import Account, Features, LedgerEvent
+from compliance.logs.platform_records import Features, LedgerEvent
 
 POINTS = "points"
+PRICE_PLACES = Decimal("0.0001")
+PRICES_HELD = 4096
+EVENTS_OF = "{count} {type} events{currency}"
+PRICE_DRIFT = "{count} recharges at another unit price (first {first})"
 
 
 def _amount(e: LedgerEvent) -> Decimal | None:
@@ -26,16 +31,20 @@ def _amount(e: LedgerEvent) -> Decimal | None:
 
 
 class Currency:
+    types = frozenset({"withdrawal", "redemption", "transfer", "grant", "recharge", "draw"})
+
     def __init__(
         self,
         book: DutyBook,
-        accounts: dict[tuple[str, str], Account],
+        accounts: Accounts,
         features: dict[str, Features] | None,
         collect: Collector,
     ):
         self.book, self.accounts, self.features, self.collect = book, accounts, features, collect
-        self.draws: dict[str, tuple[Duty, str]] = {}  # platform → an odds row and a month
+        self.draws: dict[str, tuple[Duty, str, int]] = {}  # platform → odds row, month, place
         self.prices: dict[tuple[str, str], Decimal] = {}  # (platform, currency) → first price
+        self.first_prices: dict[tuple[str, str], Decimal] | None = None  # given by the driver
+        self._prices: dict[tuple[Decimal, int], Decimal] = {}  # (yuan, units) → price, bounded
 
     def see(self, e: LedgerEvent, day: date) -> None:
         """One event; `day` its Beijing day."""
@@ -59,20 +68,23 @@ class Currency:
             self._breach(duty, e, day, metric, boundary)
 
     def _breach(self, duty: Duty, e: LedgerEvent, day, metric: str, boundary: str) -> None:
-        account = self.accounts.get((e.platform, e.account))
-        b = self.collect.breach(
-            duty,
-            e.platform,
-            f"account:{e.account}",
-            month_of(day),
-            metric=metric,
-            boundary=boundary,
-            cap=Decimal(0),
-            account=e.account,
-            person=account.person if account else None,
-        )
-        b.see(_amount(e), event(e.id, e.at, e.type, e.yuan, e.units), "sum")
-        b.detail = f"{b.count} {e.type} events" + (f" ({e.currency})" if e.currency else "")
+        subject, month = f"account:{e.account}", month_of(day)
+        b = self.collect.found(duty, e.platform, subject, month)
+        if b is None:
+            account = self.accounts.of(e.platform, e.account)
+            b = self.collect.breach(
+                duty,
+                e.platform,
+                subject,
+                month,
+                metric=metric,
+                boundary=boundary,
+                cap=Decimal(0),
+                account=e.account,
+                person=account.person if account else None,
+            )
+        b.take(_amount(e), e, "sum")
+        b.form = (EVENTS_OF, {"type": e.type, "currency": f" ({e.currency})" if e.currency else ""})
 
     def _outflow(self, e: LedgerEvent, day) -> None:
         for duty in self.book.in_force("cash_out", "outflow", day):
@@ -120,8 +132,16 @@ class Currency:
             return
         for duty in self.book.in_force("unit_price", "price_drift", day):
             self.collect.checked.add(("unit_price", e.platform))
-            price = (e.yuan / e.units).quantize(Decimal("0.0001"))
-            first = self.prices.setdefault((e.platform, e.currency), price)
+            price = self._prices.get((e.yuan, e.units))
+            if price is None:
+                if len(self._prices) >= PRICES_HELD:
+                    self._prices.clear()
+                price = self._prices[(e.yuan, e.units)] = (e.yuan / e.units).quantize(PRICE_PLACES)
+            key = (e.platform, e.currency)
+            if self.first_prices is not None and key in self.first_prices:
+                first = self.first_prices[key]
+            else:
+                first = self.prices.setdefault(key, price)
             if price == first:
                 continue
             b = self.collect.breach(
@@ -133,18 +153,18 @@ class Currency:
                 boundary=f"the first price seen, {first} yuan a unit",
                 cap=first,
             )
-            b.see(price, event(e.id, e.at, e.type, e.yuan, e.units), "max")
-            b.detail = f"{b.count} recharges at another unit price (first {first})"
+            b.take(price, e, "max")
+            b.form = (PRICE_DRIFT, {"first": first})
 
     def _draw(self, e: LedgerEvent, day) -> None:
         paid = (e.yuan is not None and e.yuan > 0) or (e.units is not None and e.units > 0)
         if paid:
             self._flag("paid_draws", "paid_draw", e, day, "paid_draws", "no random draw for money")
         for duty in self.book.in_force("paid_draws", "odds_published", day):
-            self.draws.setdefault(e.platform, (duty, month_of(day)))
+            self.draws.setdefault(e.platform, (duty, month_of(day), self.collect.seq))
 
     def _minor(self, e: LedgerEvent, day) -> None:
-        account = self.accounts.get((e.platform, e.account))
+        account = self.accounts.of(e.platform, e.account)
         if account is None or account.birth_date is None:
             return
         if age_on(account.birth_date, day) >= 18:
@@ -154,9 +174,27 @@ class Currency:
             if e.type in duty.text("types").split(","):
                 self._breach(duty, e, day, f"minor_{e.type}s", "no trades or draws for minors")
 
+    def part(self) -> dict[str, tuple[Duty, str, int]]:
+        return self.draws
+
+    def absorb(self, draws: dict[str, tuple[Duty, str, int]]) -> None:
+        """Another worker's first draw of each platform: the earlier in the ledger holds."""
+        for platform, held in draws.items():
+            mine = self.draws.get(platform)
+            if mine is None or held[2] < mine[2]:
+                self.draws[platform] = held
+
+    def first_price(self, e: LedgerEvent, day: date) -> Decimal | None:
+        """A recharge's unit price where it would be its currency's first (check 13)."""
+        if e.yuan is None or not e.units or e.currency is None:
+            return None
+        if not self.book.in_force("unit_price", "price_drift", day):
+            return None
+        return (e.yuan / e.units).quantize(PRICE_PLACES)
+
     def finish(self, published: set[str]) -> None:
         """Draws on a platform that publishes no probability breach the 2016 row."""
-        for platform, (duty, month) in sorted(self.draws.items()):
+        for platform, (duty, month, _) in sorted(self.draws.items()):
             self.collect.checked.add(("paid_draws", platform))
             if platform in published:
                 continue

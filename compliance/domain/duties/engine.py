@@ -13,9 +13,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 
 from compliance.domain.duties import account_signals
 from compliance.domain.duties.account_signals import AccountSignals
+from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.currency import Currency
@@ -32,6 +34,7 @@ from compliance.domain.duties.service import ServiceDays
 from compliance.domain.duties.sitting import Sitting
 from compliance.domain.findings import DutyFinding
 from compliance.logs.platform_records import (
+    EVENT_TYPES,
     Account,
     ConfigRecord,
     DrawOdds,
@@ -43,6 +46,21 @@ from compliance.logs.platform_records import (
 )
 
 __all__ = ["DutyAudit", "DutyOptions", "Play", "Sitting"]
+
+
+class _Unsplit:
+    """A ledger check fed `see(event)` alone: it keeps state across persons (a coin
+    trader's senders, a pool's draws), has no `part`/`absorb`, and so keeps the ledger
+    pass in one process while it is in the book."""
+
+    def __init__(self, see: Callable[[LedgerEvent], None], types: tuple[str, ...] | None = None):
+        self._see = see
+        if types is not None:
+            self.types = types
+
+    def see(self, e: LedgerEvent, day: date) -> None:
+        self._see(e)
+
 
 NEEDS_ACCOUNTS = (
     "unverified_play",
@@ -103,7 +121,21 @@ class PlatformConfig:
                 self.odds.setdefault((r.platform, r.pool), {})[r.item] = r.probability
 
 
+@dataclass
+class LedgerPart:
+    """A worker's part: its breaches and undecided cases, each ledger check's open state
+    (`part()`), the platforms and draws it saw."""
+
+    collect: Collector
+    states: list[Any]
+    platforms: set[str]
+    draws_seen: set[str]
+
+
 class DutyAudit:
+    """The checks, fed plays and ledger events; each ledger check has `see(event, day)` and
+    is handed only the event types it names in `types` (every type where it names none)."""
+
     def __init__(
         self,
         book: DutyBook,
@@ -116,9 +148,9 @@ class DutyAudit:
         self.collect = Collector()
         self.accounts_given = accounts is not None
         self.ledger_given = ledger_given
-        self.accounts = {(a.platform, a.id): a for a in accounts or ()}
+        self.accounts = Accounts(accounts or ())
         self.config = PlatformConfig(config) if config is not None else None
-        self.platforms: set[str] = {p for p, _ in self.accounts}
+        self.platforms: set[str] = self.accounts.platforms()
         if self.config is not None:
             self.platforms |= self.config.platforms
         self.draws_seen: set[str] = set()
@@ -136,6 +168,42 @@ class DutyAudit:
         )
         odds = self.config.odds if self.config is not None else None
         self.frequencies = DrawFrequencies(book, odds, self.collect)
+        self.ledger_checks: list[Any] = [
+            self.payments,
+            self.points,
+            self.currency,
+            _Unsplit(self.signals.see),
+            _Unsplit(self.frequencies.see, ("draw",)),
+        ]
+        self._by_type: dict[str, tuple[Callable[[LedgerEvent, date], None], ...]] | None = None
+
+    def _handlers(self) -> dict[str, tuple[Callable[[LedgerEvent, date], None], ...]]:
+        """事件分派: each event type's checks, looked up once per event, not asked of each."""
+        return {
+            kind: tuple(
+                c.see for c in self.ledger_checks if kind in getattr(c, "types", EVENT_TYPES)
+            )
+            for kind in EVENT_TYPES
+        }
+
+    @property
+    def partitionable(self) -> bool:
+        """Whether the ledger can be checked in parts: every ledger check hands over what
+        it leaves open (`part`) and takes another's (`absorb`)."""
+        return all(hasattr(c, "part") and hasattr(c, "absorb") for c in self.ledger_checks)
+
+    def part(self) -> LedgerPart:
+        """分区结果: what a worker found in its share of the ledger, and what it left open."""
+        states = [c.part() for c in self.ledger_checks]
+        return LedgerPart(self.collect, states, self.platforms, self.draws_seen)
+
+    def absorb(self, part: LedgerPart) -> None:
+        """A worker's part, merged in before `finish`."""
+        self.collect.absorb(part.collect)
+        for check, state in zip(self.ledger_checks, part.states, strict=True):
+            check.absorb(state)
+        self.platforms |= part.platforms
+        self.draws_seen |= part.draws_seen
 
     def play(self, p: Play) -> None:
         self.platforms.add(p.platform)
@@ -161,16 +229,19 @@ class DutyAudit:
         self.fees.see(s)
         self.round_points.see(s)
 
-    def event(self, e: LedgerEvent) -> None:
+    def event(self, e: LedgerEvent, seq: int = 0) -> None:
+        """One ledger event; `seq` its place in the ledger (its line), which orders the
+        events a breach samples when workers' parts are merged."""
+        by_type = self._by_type
+        if by_type is None:
+            by_type = self._by_type = self._handlers()
         self.platforms.add(e.platform)
         if e.type == "draw":
             self.draws_seen.add(e.platform)
         day = local_day(e.at)
-        self.payments.see(e, day)
-        self.points.see(e, day)
-        self.currency.see(e, day)
-        self.signals.see(e)
-        self.frequencies.see(e)
+        self.collect.seq = seq
+        for see in by_type[e.type]:
+            see(e, day)
 
     def mirrored_gains(self, read: Callable[[], Iterable[ResultRow]]) -> None:
         """Check 18's mirrored gains over the run's sessions, read twice."""

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
+from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.calendar import local_day, month_of
 from compliance.domain.duties.collect import Collector, event
 from compliance.domain.duties.resale import SIGNAL_NOTE
 from compliance.domain.duties.rows import DutyBook
-from compliance.logs.platform_records import Account, LedgerEvent
+from compliance.logs.platform_records import LedgerEvent
 
 MAX_KEPT = 64
 ANSWERS = frozenset({"reverification", "restriction"})
@@ -31,9 +32,7 @@ class Flags:
 
 
 class FraudFlags:
-    def __init__(
-        self, book: DutyBook, accounts: dict[tuple[str, str], Account], collect: Collector
-    ):
+    def __init__(self, book: DutyBook, accounts: Accounts, collect: Collector):
         self.book, self.accounts, self.collect = book, accounts, collect
         self.state: dict[tuple[str, str], Flags] = {}
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
+from compliance.domain.duties.accounts import Accounts, Holder
 from compliance.domain.duties.calendar import (
     CALENDAR,
     YEARS,
@@ -27,7 +28,6 @@ from compliance.domain.duties.calendar import (
 )
 from compliance.domain.duties.collect import Collector, event
 from compliance.domain.duties.rows import Duty, DutyBook
-from compliance.logs.platform_records import Account
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 MINUTE = Decimal(60)
@@ -75,7 +75,7 @@ class Hours:
     def __init__(
         self,
         book: DutyBook,
-        accounts: dict[tuple[str, str], Account],
+        accounts: Accounts,
         collect: Collector,
         adjusted_closed: bool = False,
     ):
@@ -87,7 +87,7 @@ class Hours:
         self.guest_first: dict[tuple[str, str], tuple[datetime, str]] = {}
 
     def play(self, p: Play) -> None:
-        account = self.accounts.get((p.platform, p.account))
+        account = self.accounts.of(p.platform, p.account)
         for check in ("unverified_play", "minor_hours"):
             self.collect.checked.add((check, p.platform))
         if account is None:
@@ -124,12 +124,12 @@ class Hours:
                 self.daily[key] += overlap((p.start, p.end), span)
                 self.daily_sessions.setdefault(key, p.session_id)
 
-    def _verified(self, p: Play, account: Account, day: date) -> None:
-        v = account.verification
+    def _verified(self, p: Play, account: Holder, day: date) -> None:
+        status, verified_at = account.status, account.verified_at
         for duty in self.book.in_force("unverified_play", "unverified", day):
             if account.kind not in duty.text("accounts").split(","):
                 continue
-            if v is None:
+            if status is None:
                 self.collect.cannot(
                     "unverified_play",
                     p.platform,
@@ -137,7 +137,7 @@ class Hours:
                     "sessions of accounts whose real-name verification is not given",
                 )
                 continue
-            if v.status == "verified" and (v.at is None or v.at <= p.start):
+            if status == "verified" and (verified_at is None or verified_at <= p.start):
                 continue
             b = self.collect.breach(
                 duty,
@@ -151,11 +151,13 @@ class Hours:
                 person=account.person,
             )
             b.see(Decimal(1), event(p.session_id, p.start, "session"), "sum")
-            b.detail = f"{b.count} sessions while {v.status}" + (
-                f" (verified {v.at.isoformat()})" if v.at and v.status == "verified" else ""
+            b.detail = f"{b.count} sessions while {status}" + (
+                f" (verified {verified_at.isoformat()})"
+                if verified_at and status == "verified"
+                else ""
             )
 
-    def _guest(self, p: Play, account: Account, day: date) -> None:
+    def _guest(self, p: Play, account: Holder, day: date) -> None:
         key = (p.platform, p.account)
         if key not in self.guest_first or p.start < self.guest_first[key][0]:
             self.guest_first[key] = (p.start, p.session_id)
@@ -186,7 +188,7 @@ class Hours:
                 b.see(None, event(p.session_id, p.start, "session"))
                 b.value = total
 
-    def _closed(self, p: Play, account: Account, age: int, duty: Duty, spans_of) -> None:
+    def _closed(self, p: Play, account: Holder, age: int, duty: Duty, spans_of) -> None:
         end = p.end or p.start
         spans = [s for d in days_of(p.start, end) for s in spans_of(d)]
         if p.end is None or p.end == p.start:
@@ -199,7 +201,7 @@ class Hours:
                 return
         self._hours_breach(p, account, age, duty, outside, "minutes_in_closed_hours")
 
-    def _window(self, p: Play, account: Account, age: int, duty: Duty) -> None:
+    def _window(self, p: Play, account: Holder, age: int, duty: Duty) -> None:
         end = p.end or p.start
         spans: list[Interval] = []
         for d in days_of(p.start, end):

@@ -13,17 +13,25 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from compliance.domain.duties.accounts import Accounts, Holder
 from compliance.domain.duties.calendar import age_on, month_of
-from compliance.domain.duties.collect import Collector, event
+from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.rows import Duty, DutyBook
-from compliance.domain.findings import DutyEvent
-from compliance.logs.platform_records import Account, LedgerEvent, RechargeCap
+from compliance.logs.platform_records import LedgerEvent, RechargeCap
 
 PAYMENTS = frozenset({"recharge", "room_card_purchase", "draw"})
+PER_PAYMENT = "{count} payments over the cap (largest {value} yuan, age {age})"
+PER_MONTH = "the month's payments while a minor come to {value} yuan"
+PAYER = "{count} payments by a payer other than the account holder"
+UNCONFIRMED = "{count} payments with no confirmation event"
+ZERO = Decimal(0)
+Limit = tuple[Duty, int | Decimal, int | Decimal, Decimal, str]
+MinorRules = tuple[list[tuple[Duty, int | Decimal, str]], list[Limit], list[Limit]]
 
 
-def _event(e: LedgerEvent) -> DutyEvent:
-    return event(e.id, e.at, e.type, e.yuan, e.units)
+def _whole(age: Decimal) -> int | Decimal:
+    """An age figure as an int where it is whole (compared with an int age, faster)."""
+    return int(age) if age == age.to_integral_value() else age
 
 
 def is_payment(e: LedgerEvent) -> bool:
@@ -39,10 +47,12 @@ class Month:
 
 
 class Payments:
+    types = PAYMENTS | {"confirmation"}
+
     def __init__(
         self,
         book: DutyBook,
-        accounts: dict[tuple[str, str], Account],
+        accounts: Accounts,
         caps: dict[str, list[RechargeCap]] | None,
         collect: Collector,
         per_account: bool = False,
@@ -50,8 +60,9 @@ class Payments:
         self.book, self.accounts, self.caps, self.collect = book, accounts, caps, collect
         self.per_account = per_account
         self.months: dict[tuple[str, str, str], Month] = {}
-        self.pending: dict[tuple[str, str], tuple[Duty, str, LedgerEvent]] = {}
+        self.pending: dict[tuple[str, str], tuple[Duty, str, LedgerEvent, int]] = {}
         self.confirmed: set[tuple[str, str]] = set()
+        self._by_day: dict[date, MinorRules] = {}
 
     def see(self, e: LedgerEvent, day: date) -> None:
         """One event; `day` its Beijing day."""
@@ -62,8 +73,9 @@ class Payments:
         if not is_payment(e):
             return
         self._confirmation(e, day)
-        self._cap(e, day)
-        account = self.accounts.get((e.platform, e.account))
+        if e.type == "recharge":
+            self._cap(e, day)
+        account = self.accounts.of(e.platform, e.account)
         self.collect.checked.add(("minor_payments", e.platform))
         if account is None:
             self.collect.cannot(
@@ -87,7 +99,7 @@ class Payments:
                     cap=Decimal(0),
                     account=e.account,
                 )
-                b.see(e.yuan, _event(e), "sum")
+                b.take(e.yuan, e, "sum")
         if account.birth_date is None:
             self.collect.cannot(
                 "minor_payments",
@@ -98,7 +110,42 @@ class Payments:
             return
         self._minor(e, account, day)
 
-    def _minor(self, e: LedgerEvent, account: Account, day) -> None:
+    def _rules(self, day: date) -> MinorRules:
+        """The minors' payment rows in force on a day, their figures read once."""
+        found = self._by_day.get(day)
+        if found is not None:
+            return found
+        book = self.book
+        nil = [
+            (d, _whole(d.figure("age")), f"no payment under {d.text('age')}")
+            for d in book.in_force("minor_payments", "nil_below", day)
+        ]
+        each = [
+            (
+                d,
+                _whole(d.figure("age_from")),
+                _whole(d.figure("age_to")),
+                d.figure("yuan"),
+                f"at most {d.text('yuan')} yuan a payment at "
+                f"{d.text('age_from')} to under {d.text('age_to')}",
+            )
+            for d in book.in_force("minor_payments", "per_payment", day)
+        ]
+        month = [
+            (
+                d,
+                _whole(d.figure("age_from")),
+                _whole(d.figure("age_to")),
+                d.figure("yuan"),
+                f"at most {d.text('yuan')} yuan a month at "
+                f"{d.text('age_from')} to under {d.text('age_to')}",
+            )
+            for d in book.in_force("minor_payments", "per_month", day)
+        ]
+        found = self._by_day[day] = (nil, each, month)
+        return found
+
+    def _minor(self, e: LedgerEvent, account: Holder, day) -> None:
         assert account.birth_date is not None and e.yuan is not None
         age = age_on(account.birth_date, day)
         if age >= 18:
@@ -109,61 +156,64 @@ class Payments:
             else f"account:{e.account}"
         )
         month = month_of(day)
-        state = self.months.setdefault((e.platform, whose, month), Month())
-        state.total += e.yuan
-        common = {"account": e.account, "person": account.person}
-        for duty in self.book.in_force("minor_payments", "nil_below", day):
-            if age < duty.figure("age"):
-                b = self.collect.breach(
+        platform, yuan = e.platform, e.yuan
+        state = self.months.get((platform, whose, month))
+        if state is None:
+            state = self.months[(platform, whose, month)] = Month()
+        state.total += yuan
+        collect = self.collect
+        nil, each, monthly = self._rules(day)
+        for duty, below, boundary in nil:
+            if age < below:
+                b = collect.found(duty, platform, whose, month) or collect.breach(
                     duty,
-                    e.platform,
+                    platform,
                     whose,
                     month,
                     metric="payments_yuan",
-                    boundary=f"no payment under {duty.text('age')}",
-                    cap=Decimal(0),
-                    **common,
+                    boundary=boundary,
+                    cap=ZERO,
+                    account=e.account,
+                    person=account.person,
                 )
-                b.see(e.yuan, _event(e), "sum")
-        for duty in self.book.in_force("minor_payments", "per_payment", day):
-            if duty.figure("age_from") <= age < duty.figure("age_to") and e.yuan > duty.figure(
-                "yuan"
-            ):
-                b = self.collect.breach(
+                b.take(yuan, e, "sum")
+        for duty, low, high, cap, boundary in each:
+            if low <= age < high and yuan > cap:
+                b = collect.found(duty, platform, whose, month) or collect.breach(
                     duty,
-                    e.platform,
+                    platform,
                     whose,
                     month,
                     metric="payment_yuan",
-                    boundary=f"at most {duty.text('yuan')} yuan a payment at "
-                    f"{duty.text('age_from')} to under {duty.text('age_to')}",
-                    cap=duty.figure("yuan"),
-                    **common,
+                    boundary=boundary,
+                    cap=cap,
+                    account=e.account,
+                    person=account.person,
                 )
-                b.see(e.yuan, _event(e))
-                b.detail = f"{b.count} payments over the cap (largest {b.value} yuan, age {age})"
-        for duty in self.book.in_force("minor_payments", "per_month", day):
-            if not duty.figure("age_from") <= age < duty.figure("age_to"):
+                b.take(yuan, e)
+                b.form = (PER_PAYMENT, {"age": age})
+        for duty, low, high, cap, boundary in monthly:
+            if not low <= age < high:
                 continue
-            if state.total <= duty.figure("yuan") and duty.id not in state.breached:
+            if state.total <= cap and duty.id not in state.breached:
                 continue
-            b = self.collect.breach(
+            b = collect.found(duty, platform, whose, month) or collect.breach(
                 duty,
-                e.platform,
+                platform,
                 whose,
                 month,
                 metric="month_yuan",
-                boundary=f"at most {duty.text('yuan')} yuan a month at "
-                f"{duty.text('age_from')} to under {duty.text('age_to')}",
-                cap=duty.figure("yuan"),
-                **common,
+                boundary=boundary,
+                cap=cap,
+                account=e.account,
+                person=account.person,
             )
             state.breached.add(duty.id)
-            b.see(None, _event(e))
+            b.take(None, e)
             b.value = state.total
-            b.detail = f"the month's payments while a minor come to {state.total} yuan"
+            b.form = (PER_MONTH, {})
 
-    def _payer(self, e: LedgerEvent, account: Account, day) -> None:
+    def _payer(self, e: LedgerEvent, account: Holder, day) -> None:
         """Check 3: a payment whose payer's name digest differs from the account's."""
         if e.payer is None:
             return
@@ -188,8 +238,8 @@ class Payments:
                     account=e.account,
                     person=account.person,
                 )
-                b.see(e.yuan, _event(e), "sum")
-                b.detail = f"{b.count} payments by a payer other than the account holder"
+                b.take(e.yuan, e, "sum")
+                b.form = (PAYER, {})
 
     def _confirmation(self, e: LedgerEvent, day) -> None:
         for duty in self.book.in_force("recharge_cap", "confirmation", day):
@@ -198,11 +248,9 @@ class Payments:
             if key in self.confirmed:
                 self.confirmed.discard(key)
             else:
-                self.pending[key] = (duty, month_of(day), e)
+                self.pending[key] = (duty, month_of(day), e, self.collect.seq)
 
     def _cap(self, e: LedgerEvent, day) -> None:
-        if e.type != "recharge":
-            return
         for duty in self.book.in_force("recharge_cap", "cap", day):
             caps = None if self.caps is None else self.caps.get(e.platform)
             if not caps:
@@ -230,11 +278,27 @@ class Payments:
                     cap=cap.yuan,
                     account=e.account,
                 )
-                b.see(e.yuan, _event(e))
+                b.take(e.yuan, e)
+
+    def part(self) -> tuple[dict, set]:
+        """What a worker leaves open: payments not yet confirmed, confirmations not yet
+        matched (their payment may be another worker's)."""
+        return self.pending, self.confirmed
+
+    def absorb(self, part: tuple[dict, set]) -> None:
+        pending, confirmed = part
+        for key, held in pending.items():
+            mine = self.pending.get(key)
+            if mine is None or mine[3] < held[3]:
+                self.pending[key] = held
+        self.confirmed |= confirmed
 
     def finish(self) -> None:
         """Payments left without a confirmation are breaches, per platform and month."""
-        for (platform, _), (duty, month, e) in sorted(self.pending.items()):
+        for key in self.confirmed & self.pending.keys():
+            del self.pending[key]
+        for (platform, _), (duty, month, e, seq) in sorted(self.pending.items()):
+            self.collect.seq = seq
             b = self.collect.breach(
                 duty,
                 platform,
@@ -244,6 +308,6 @@ class Payments:
                 boundary="a confirmation at every payment",
                 cap=Decimal(0),
             )
-            b.see(Decimal(1), _event(e), "sum")
-            b.detail = f"{b.count} payments with no confirmation event"
+            b.take(Decimal(1), e, "sum")
+            b.form = (UNCONFIRMED, {})
         self.pending.clear()

@@ -8,24 +8,26 @@ one Beijing day.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from datetime import date
 from decimal import Decimal
 
 from compliance.domain.duties.calendar import month_of
 from compliance.domain.duties.collect import Collector, event
 from compliance.domain.duties.rows import DutyBook
-from compliance.domain.findings import DutyEvent
 from compliance.logs.platform_records import LedgerEvent, ModeConfig
+
+DAY_POINTS = "{count} days over the cap in {mode} (largest {value} points)"
 
 
 class Points:
+    types = frozenset({"settlement"})
+
     def __init__(
         self, book: DutyBook, modes: dict[tuple[str, str], ModeConfig] | None, collect: Collector
     ):
         self.book, self.modes, self.collect = book, modes, collect
-        self.days: defaultdict[tuple[str, str, str, date], int] = defaultdict(int)
-        self.first: dict[tuple[str, str, str, date], DutyEvent] = {}
+        # (platform, account, mode, day) → [points, first event's id, time, units, place]
+        self.days: dict[tuple[str, str, str, date], list] = {}
 
     def configured(self, on: date) -> None:
         """Every point-staking mode of the configuration has both caps."""
@@ -77,7 +79,6 @@ class Points:
         if not mode.stakes_points:
             return
         swing = abs(e.units)
-        ev = event(e.id, e.at, e.type, None, e.units)
         if mode.round_cap is not None and swing > mode.round_cap:
             for duty in self.book.in_force("point_caps", "per_round", day):
                 b = self.collect.breach(
@@ -90,17 +91,30 @@ class Points:
                     cap=Decimal(mode.round_cap),
                     account=e.account,
                 )
-                b.see(Decimal(swing), ev)
+                b.see(Decimal(swing), event(e.id, e.at, e.type, None, e.units))
         key = (e.platform, e.account, mode.mode, day)
-        self.days[key] += swing
-        self.first.setdefault(key, ev)
+        held = self.days.get(key)
+        if held is None:
+            self.days[key] = [swing, e.id, e.at, e.units, self.collect.seq]
+        else:
+            held[0] += swing
+
+    def part(self) -> None:
+        """A worker judges its accounts' days itself (`finish`); nothing is left open."""
+        self.finish()
+
+    def absorb(self, part: None) -> None:
+        """Nothing to take: the days were judged where they were summed."""
 
     def finish(self) -> None:
-        for (platform, account, name, day), total in sorted(self.days.items()):
+        for (platform, account, name, day), (total, id, at, units, seq) in sorted(
+            self.days.items()
+        ):
             mode = (self.modes or {})[(platform, name)]
             if mode.day_cap is None or total <= mode.day_cap:
                 continue
             for duty in self.book.in_force("point_caps", "per_day", day):
+                self.collect.seq = seq
                 b = self.collect.breach(
                     duty,
                     platform,
@@ -111,5 +125,6 @@ class Points:
                     cap=Decimal(mode.day_cap),
                     account=account,
                 )
-                b.see(Decimal(total), self.first[(platform, account, name, day)])
-                b.detail = f"{b.count} days over the cap in {name} (largest {b.value} points)"
+                b.see(Decimal(total), event(id, at, "settlement", None, units))
+                b.form = (DAY_POINTS, {"mode": name})
+        self.days.clear()

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from compliance.domain.duties.accounts import Accounts, Holder
 from compliance.domain.duties.calendar import local_day, month_of
 from compliance.domain.duties.collect import Collector, event
 from compliance.domain.duties.rows import Duty, DutyBook
-from compliance.logs.platform_records import Account, LedgerEvent
+from compliance.logs.platform_records import LedgerEvent
 
 MAX_VALUES = 16
 DIMENSIONS = ("device", "payer", "region")
@@ -49,9 +50,7 @@ class Profile:
 
 
 class Resale:
-    def __init__(
-        self, book: DutyBook, accounts: dict[tuple[str, str], Account], collect: Collector
-    ):
+    def __init__(self, book: DutyBook, accounts: Accounts, collect: Collector):
         self.book, self.accounts, self.collect = book, accounts, collect
         self.profiles: dict[tuple[str, str], Profile] = {}
 
@@ -87,19 +86,21 @@ class Resale:
                         "device, payer and region changed on an account without a person key",
                     )
                     continue
-                self._signal(duty, platform, account, change)
+                self._signal(duty, platform, account_id, account, change)
 
-    def _signal(self, duty: Duty, platform: str, account: Account, change: list[Seen]) -> None:
+    def _signal(
+        self, duty: Duty, platform: str, account_id: str, account: Holder, change: list[Seen]
+    ) -> None:
         span = max(s.at for s in change) - min(s.at for s in change)
         b = self.collect.breach(
             duty,
             platform,
-            f"account:{account.id}",
+            f"account:{account_id}",
             month_of(local_day(min(s.at for s in change))),
             metric="days_device_payer_region_changed_within",
             boundary=f"device, payer and region all new within {duty.text('window_days')} days",
             cap=duty.figure("window_days"),
-            account=account.id,
+            account=account_id,
             person=account.person,
         )
         for seen, dimension in zip(change, DIMENSIONS, strict=True):
@@ -115,7 +116,7 @@ class Resale:
         )
 
 
-def _change(profile: Profile, account: Account | None, duty: Duty) -> list[Seen] | None:
+def _change(profile: Profile, account: Holder | None, duty: Duty) -> list[Seen] | None:
     """A new device, payer and region first seen within the window, after the settled
     days; the earliest such triple, as three `Seen`, else None."""
     window = timedelta(days=int(duty.figure("window_days")))

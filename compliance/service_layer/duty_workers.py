@@ -1,0 +1,206 @@
+"""分区义务审计: the ledger's duty checks on a process pool or on Dask, as the sessions'.
+
+Each of N workers reads the accounts and keeps its persons' (domain/duties/partition.py),
+then reads the ledger through, decoding in full and checking only its persons' events
+(an event's account is read first, cheaply, to tell whose it is; a line that cannot be
+read so is the worker's whose number its line number is, modulo N). Every line is so
+checked, or rejected, by exactly one worker. A recharge that may be its currency's first
+is read by every worker, so all judge unit prices against the same first price. A
+worker stores its rejects itself where it reaches the database; it sends back its part:
+its breaches, and what it left open for the driver to merge (domain/duties/engine.py).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import msgspec
+
+from compliance.domain.duties.calendar import local_day
+from compliance.domain.duties.engine import DutyAudit, DutyOptions, LedgerPart
+from compliance.domain.duties.partition import Router
+from compliance.domain.duties.rows import DutyBook
+from compliance.errors import ConfigError, DecodeError
+from compliance.logs.platform_reader import RecordReject, decode_event, guess_id, iter_records
+from compliance.logs.platform_records import ACCOUNTS, CONFIG
+from compliance.logs.reader import LongLine, Reject, UnreadableRest, iter_lines_at
+from compliance.service_layer.runners import die_with_parent, local_cluster
+from compliance.service_layer.unit_of_work import UnitOfWorkFactory
+
+SHOWN = 100
+REJECT_BATCH = 1000
+
+
+class _Owner(msgspec.Struct):
+    """What a ledger line is read for first: whose it is, and whether it may set a price."""
+
+    platform: str
+    account: str
+    type: str = ""
+    currency: str | None = None
+
+
+_owner = msgspec.json.Decoder(_Owner)
+
+
+@dataclass(frozen=True)
+class PartSpec:
+    """What every worker is given: the rows, the readings, the files, the run."""
+
+    book: DutyBook
+    options: DutyOptions
+    accounts: str | None
+    config: str | None
+    ledger: str
+    ledger_name: str
+    max_line_bytes: int
+    workers: int
+    store: UnitOfWorkFactory | None
+    run_id: int
+
+
+@dataclass
+class PartResult:
+    part: LedgerPart
+    records: int = 0
+    rejects: int = 0
+    shown: list[Reject] = field(default_factory=list)  # the first SHOWN, for the summary
+    unstored: list[Reject] = field(default_factory=list)  # where no store was reachable
+
+
+def _records(path: str, kind: str, max_line_bytes: int):
+    for item in iter_records(path, kind, max_line_bytes):
+        if not isinstance(item, Reject):
+            yield item[1]
+
+
+class _Rejects:
+    """A worker's rejects: stored a thousand at a time where it reaches the database, the
+    first SHOWN kept to be shown."""
+
+    def __init__(self, spec: PartSpec):
+        self.spec = spec
+        self.uow = spec.store() if spec.store is not None else None
+        self.waiting: list[Reject] = []
+        self.count = 0
+        self.shown: list[Reject] = []
+        self.unstored: list[Reject] = []
+
+    def take(self, reject: Reject) -> None:
+        self.count += 1
+        if len(self.shown) < SHOWN:
+            self.shown.append(reject)
+        if self.uow is None:
+            self.unstored.append(reject)
+            return
+        self.waiting.append(reject)
+        if len(self.waiting) >= REJECT_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.uow is not None and self.waiting:
+            with self.uow:
+                self.uow.runs.store_rejects(self.spec.run_id, self.waiting)
+                self.uow.commit()
+        self.waiting.clear()
+
+
+def ledger_part(spec: PartSpec, me: int) -> PartResult:
+    """Worker `me`'s share of the ledger, checked; its part and its rejects."""
+    n = spec.workers
+    router = Router(n, me, spec.options.per_account)
+    accounts = (
+        router.take(_records(spec.accounts, ACCOUNTS, spec.max_line_bytes))
+        if spec.accounts is not None
+        else None
+    )
+    config = (
+        list(_records(spec.config, CONFIG, spec.max_line_bytes))
+        if spec.config is not None
+        else None
+    )
+    engine = DutyAudit(spec.book, spec.options, accounts, config, ledger_given=True)
+    first: dict[tuple[str, str], Decimal] = {}
+    engine.currency.first_prices = first
+    held = engine.accounts
+    rejects = _Rejects(spec)
+    records = 0
+    shown = spec.ledger_name
+    try:
+        for number, raw, _ in iter_lines_at(spec.ledger, 0, None, spec.max_line_bytes):
+            if isinstance(raw, LongLine):
+                if number % n == me:
+                    rejects.take(RecordReject(shown, number, None, raw.reason()))
+                continue
+            try:
+                owner: _Owner | None = _owner.decode(raw)
+            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                owner = None
+            if owner is None:
+                mine = number % n == me
+            else:
+                mine = router.owns(owner.platform, owner.account, held)
+                if (
+                    owner.type == "recharge"
+                    and owner.currency is not None
+                    and (owner.platform, owner.currency) not in first
+                ):
+                    _first_price(engine, raw, first)
+            if not mine:
+                continue
+            try:
+                event = decode_event(raw)
+            except DecodeError as exc:
+                rejects.take(RecordReject(shown, number, guess_id(raw), str(exc)))
+                continue
+            records += 1
+            engine.event(event, number)
+    except UnreadableRest as exc:
+        if me == 0:
+            rejects.take(RecordReject(shown, exc.line, None, exc.reason))
+    rejects.flush()
+    return PartResult(engine.part(), records, rejects.count, rejects.shown, rejects.unstored)
+
+
+def _first_price(engine: DutyAudit, raw: bytes, first: dict[tuple[str, str], Decimal]) -> None:
+    try:
+        e = decode_event(raw)
+    except DecodeError:
+        return
+    price = engine.currency.first_price(e, local_day(e.at))
+    if price is not None and e.currency is not None:
+        first.setdefault((e.platform, e.currency), price)
+
+
+def run_parts(spec: PartSpec, dask: str | None) -> list[PartResult]:
+    """Every worker's part, in worker order: on Dask where an address (or `local`) is
+    given, else on a pool of forked processes."""
+    if dask:
+        return _on_dask(spec, dask)
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(
+        spec.workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
+        return list(pool.map(ledger_part, [spec] * spec.workers, range(spec.workers)))
+
+
+def _on_dask(spec: PartSpec, address: str) -> list[PartResult]:
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise ConfigError("--dask needs Dask: pip install -e '.[dask]'") from None
+    cluster = local_cluster(spec.workers) if address == "local" else None
+    try:
+        with Client(cluster or address) as client:
+            futures: Any = client.map(
+                ledger_part, [spec] * spec.workers, range(spec.workers), pure=False
+            )
+            return [f.result() for f in futures]
+    finally:
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,97 @@
+"""The duties over workers (issue 23, "Speed and scale"): `--workers 2` and Dask store the
+duty findings, rejects and check statuses that one process does, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import select
+
+from compliance.cli import cli
+from compliance.db.engine import make_engine
+from compliance.db.models import AuditRunRow, RejectRow, table_of
+from compliance.db.unit_of_work import SqlUnitOfWork
+from compliance.service_layer import duties
+from compliance.service_layer.duty_workers import run_parts
+
+RUNS, REJECTS = table_of(AuditRunRow), table_of(RejectRow)
+
+
+def simulated(tmp_path):
+    sessions, records = tmp_path / "s.jsonl", tmp_path / "platform"
+    made = CliRunner().invoke(
+        cli,
+        [
+            *("simulate", "--sessions", "120", "--seed", "9", "--anomalies", "0.1"),
+            *("-o", str(sessions), "--platform-records", str(records)),
+        ],
+    )
+    assert made.exit_code == 0, made.output
+    ledger = records / "ledger.jsonl"
+    with ledger.open("a") as out:  # lines no worker may check twice or drop
+        out.write('{"format": "ledger/1", "id": "broken"\n')
+        out.write('{"format": "ledger/1", "platform": "x", "id": "e", "account": "a"}\n')
+        out.write(json.dumps({"format": "ledger/1", "platform": "p"}) + "\n")
+    return sessions, records
+
+
+def audit(url, sessions, records, *more):
+    result = CliRunner().invoke(
+        cli,
+        [
+            *("audit", str(sessions), "--db", url, "--format", "jsonl"),
+            *("--accounts", str(records / "accounts.jsonl")),
+            *("--ledger", str(records / "ledger.jsonl")),
+            *("--platform-config", str(records / "config.jsonl")),
+            *more,
+        ],
+    )
+    assert result.exit_code in (0, 1), result.stderr
+    return result
+
+
+def stored(url):
+    """Each run's duty findings as stored, its checks' statuses and its ledger's rejects."""
+    engine = make_engine(url)
+    runs = []
+    with SqlUnitOfWork(engine) as uow:
+        run_ids = uow.conn.execute(select(RUNS.c.id).order_by(RUNS.c.id)).scalars().all()
+        for run_id in run_ids:
+            rejects = select(REJECTS.c.line, REJECTS.c.reason).where(
+                REJECTS.c.run_id == run_id, REJECTS.c.file.like("%ledger%")
+            )
+            runs.append(
+                (
+                    [msgspec.json.encode(f) for f in uow.duties.findings(run_id)],
+                    uow.duties.statuses(run_id),
+                    sorted(uow.conn.execute(rejects).all()),
+                )
+            )
+    engine.dispose()
+    return runs
+
+
+@pytest.mark.parametrize("spread", [("--workers", "2"), ("--workers", "2", "--dask", "local")])
+def test_workers_store_the_duty_findings_of_one_process(any_db_url, tmp_path, spread, monkeypatch):
+    sessions, records = simulated(tmp_path)
+    one = audit(any_db_url, sessions, records)
+    parts = []
+
+    def counted(spec, dask):
+        parts.extend(found := run_parts(spec, dask))
+        return found
+
+    monkeypatch.setattr(duties, "run_parts", counted)
+    two = audit(any_db_url, sessions, records, *spread)
+    assert len(parts) == 2 and all(p.records > 0 for p in parts)
+    runs = stored(any_db_url)
+    assert len(runs) == 2
+    (serial, statuses, rejects), (pooled, pooled_statuses, pooled_rejects) = runs
+    assert pooled == serial and len(serial) > 20
+    assert pooled_statuses == statuses and statuses["minor_payments"] == "breached"
+    assert pooled_rejects == rejects and len(rejects) == 3
+    duty = [d for d in map(json.loads, two.stdout.splitlines()) if d["kind"] == "duty"]
+    assert duty == [d for d in map(json.loads, one.stdout.splitlines()) if d["kind"] == "duty"]

@@ -1,0 +1,94 @@
+"""The ledger's fast test for repeated keys agrees with the full one: a line it passes
+names no key twice, and every repeat, however spelt, is still a reject."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compliance.errors import DecodeError
+from compliance.logs.platform_reader import decode, is_flat_and_unrepeated
+from compliance.logs.platform_records import LEDGER, LedgerEvent
+from compliance.logs.reader import duplicate_key
+
+BASE = {
+    "format": "ledger/1",
+    "platform": "p",
+    "id": "e1",
+    "account": "a1",
+    "type": "recharge",
+    "at": "2022-01-07T20:59:00+08:00",
+}
+OPTIONAL = {
+    "yuan": st.sampled_from(["6", "50.00", 6, None]),
+    "units": st.sampled_from([0, 60, -5, None]),
+    "currency": st.sampled_from(["diamond", 'a"b', "x\\y", "k:v", '":', None]),
+    "mode": st.sampled_from(["m", "a, b", None]),
+    "result": st.sampled_from(['"yuan":', "null", " spaced ", None]),
+    "ref": st.sampled_from(["e0", None]),
+}
+SEPARATORS = [(",", ":"), (", ", ": "), (",", " : "), (" ,\t", ":\n")]
+
+
+@st.composite
+def ledger_lines(draw):
+    fields = dict(BASE)
+    for name, values in OPTIONAL.items():
+        if draw(st.booleans()):
+            fields[name] = draw(values)
+    items = list(fields.items())
+    if draw(st.booleans()):  # a key named twice, possibly spelt with an escape
+        name, value = draw(st.sampled_from(items))
+        items.insert(draw(st.integers(0, len(items))), (name, draw(st.sampled_from([value, None]))))
+    sep, colon = draw(st.sampled_from(SEPARATORS))
+    escape = draw(st.booleans())
+    parts = []
+    for key, value in items:
+        shown = json.dumps(key, ensure_ascii=escape)
+        if escape and key == "type":
+            shown = '"\\u0074ype"'
+        parts.append(f"{shown}{colon}{json.dumps(value, ensure_ascii=escape)}")
+    return ("{" + sep.join(parts) + "}\n").encode()
+
+
+@settings(max_examples=600, deadline=None)
+@given(ledger_lines())
+def test_a_line_passed_by_the_fast_test_names_no_key_twice(raw):
+    try:
+        event = msgspec.json.decode(raw, type=LedgerEvent)
+    except msgspec.ValidationError:
+        return
+    if is_flat_and_unrepeated(raw, event):
+        assert duplicate_key(raw) is None
+    if duplicate_key(raw) is not None:
+        with pytest.raises(DecodeError, match="twice"):
+            decode(LEDGER, raw)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"format":"ledger/1","platform":"p","id":"e1","account":"a1","type":"login",'
+        b'"at":"2022-01-07T20:59:00+08:00","id":"e2"}',
+        b'{"format":"ledger/1","platform":"p","id":"e1","account":"a1","type":"login",'
+        b'"at":"2022-01-07T20:59:00+08:00","units":1,"units":null}',
+        b'{"format":"ledger/1","platform":"p","id":"e1","account":"a1","type":"login",'
+        b'"at":"2022-01-07T20:59:00+08:00","\\u0069d":"e2"}',
+        b'{"format":"ledger/1","platform":"p","id":"e1","account":"a1","type":"login",'
+        b'"at":"2022-01-07T20:59:00+08:00","id" :"e2"}',
+    ],
+    ids=["plain", "second-null", "escaped", "spaced"],
+)
+def test_every_spelling_of_a_repeated_key_is_refused(raw):
+    with pytest.raises(DecodeError, match="names 'id' twice|names 'units' twice"):
+        decode(LEDGER, raw)
+
+
+def test_a_ledger_event_defaults_every_optional_field_to_none():
+    """What the fast test counts on: a field that decoded to a value was named."""
+    defaults = [f.default for f in msgspec.structs.fields(LedgerEvent) if f.required is False]
+    assert defaults and all(d is None for d in defaults)
