@@ -14,6 +14,8 @@ from compliance.cli import cli
 from compliance.db.engine import make_engine
 from compliance.db.models import AuditRunRow, RejectRow, table_of
 from compliance.db.unit_of_work import SqlUnitOfWork
+from compliance.domain.duties.engine import UNSPLIT_CHECKS
+from compliance.domain.duties.rows import DutyBook
 from compliance.service_layer import duties
 from compliance.service_layer.duty_workers import run_parts
 
@@ -36,6 +38,18 @@ def simulated(tmp_path):
         out.write('{"format": "ledger/1", "platform": "x", "id": "e", "account": "a"}\n')
         out.write(json.dumps({"format": "ledger/1", "platform": "p"}) + "\n")
     return sessions, records
+
+
+def only_splittable(monkeypatch):
+    """The duty rows without those of the checks that keep the ledger in one process
+    (the signals and the draw frequencies): a book whose ledger checks all split."""
+    stored_book = duties.ensure_duties
+
+    def splittable(uow):
+        book = stored_book(uow)
+        return DutyBook([d for d in book.duties if d.check not in UNSPLIT_CHECKS])
+
+    monkeypatch.setattr(duties, "ensure_duties", splittable)
 
 
 def audit(url, sessions, records, *more):
@@ -77,6 +91,7 @@ def stored(url):
 @pytest.mark.parametrize("spread", [("--workers", "2"), ("--workers", "2", "--dask", "local")])
 def test_workers_store_the_duty_findings_of_one_process(any_db_url, tmp_path, spread, monkeypatch):
     sessions, records = simulated(tmp_path)
+    only_splittable(monkeypatch)
     one = audit(any_db_url, sessions, records)
     parts = []
 

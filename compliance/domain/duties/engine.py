@@ -47,6 +47,9 @@ from compliance.logs.platform_records import (
 
 __all__ = ["DutyAudit", "DutyOptions", "Play", "Sitting"]
 
+UNSPLIT_CHECKS = (*account_signals.NEEDS_LEDGER, "draw_frequencies")
+"""The ledger checks that keep the pass in one process while the book has their rows."""
+
 
 class _Unsplit:
     """A ledger check fed `see(event)` alone: it keeps state across persons (a coin
@@ -172,9 +175,11 @@ class DutyAudit:
             self.payments,
             self.points,
             self.currency,
-            _Unsplit(self.signals.see),
-            _Unsplit(self.frequencies.see, ("draw",)),
         ]
+        if any(book.rows(check) for check in account_signals.NEEDS_LEDGER):
+            self.ledger_checks.append(_Unsplit(self.signals.see))
+        if book.rows("draw_frequencies"):
+            self.ledger_checks.append(_Unsplit(self.frequencies.see, ("draw",)))
         self._by_type: dict[str, tuple[Callable[[LedgerEvent, date], None], ...]] | None = None
 
     def _handlers(self) -> dict[str, tuple[Callable[[LedgerEvent, date], None], ...]]:

@@ -11,14 +11,15 @@ from datetime import date
 import msgspec
 import pytest
 
-from compliance.domain.duties.engine import DutyAudit, DutyOptions
+from compliance.domain.duties.engine import UNSPLIT_CHECKS, DutyAudit, DutyOptions
 from compliance.domain.duties.partition import Router, bucket
+from compliance.domain.duties.rows import DutyBook
 from compliance.dutydata import load_duties
 from compliance.logs.platform_reader import Record, read_records
 from compliance.logs.platform_records import ACCOUNTS, CONFIG, LEDGER, Account
 from compliance.service_layer.duty_workers import PartSpec, ledger_part
 
-BOOK = load_duties()
+BOOK = DutyBook([d for d in load_duties().duties if d.check not in UNSPLIT_CHECKS])
 TYPES = ["recharge"] * 6 + ["confirmation"] * 5 + ["settlement"] * 6 + [
     "grant", "transfer", "draw", "withdrawal", "redemption", "room_card_purchase", "login",
 ]  # fmt: skip
