@@ -137,10 +137,7 @@ class SqlRunsRepository:
         bulk.insert_rows(
             self.conn, FINDINGS, FINDING_COLUMNS, [v for _, _, found in latest for v in found]
         )
-        stored: dict[str, list[str]] = {}
-        for s in kept:
-            stored.setdefault(s.platform, []).append(s.session_id)
-        upkeep.store(stored)
+        upkeep.store(kept)
 
     def _forget(
         self, run_id: int, sessions: list[AuditedSession], place, upkeep: WindowUpkeep
