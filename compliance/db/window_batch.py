@@ -64,6 +64,7 @@ class BatchSums:
     def __init__(self) -> None:
         self.days: dict[DayKey, list[int]] = {}
         self.spans: dict[Pair, Span] = {}
+        self._seen: dict[Pair, list] = {}  # first day, last day, sessions: spans while adding
 
     def _day(self, key: DayKey, figures: tuple[int, ...]) -> None:
         found = self.days.get(key)
@@ -72,14 +73,6 @@ class BatchSums:
         else:
             for i, v in enumerate(figures):
                 found[i] += v
-
-    def _seen(self, pair: Pair, day: date) -> None:
-        was = self.spans.get(pair)
-        if was is None:
-            self.spans[pair] = (day, day, 1)
-        else:
-            first, last, n = was
-            self.spans[pair] = (min(first, day), max(last, day), n + 1)
 
     def add(self, s: AuditedSession) -> None:
         m = s.metrics
@@ -95,13 +88,37 @@ class BatchSums:
         if owner is not None:
             self._day((platform, "owner", owner, day, place, s.venue), figures)
         self._day((platform, "platform", platform, day, place, s.venue), figures)
+        days, seen = self.days, self._seen
+        pairs = (
+            (("owner", owner), ("platform", platform))
+            if owner is not None
+            else (("platform", platform),)
+        )
         for p in s.players:
             pm = p.metrics
-            mine = (1, cents(pm.capital), cents(pm.net), 0, 0, 0) if pm else (1, 0, 0, 0, 0, 0)
-            self._day((platform, "player", p.id, day, p.stored_jurisdiction or "", ""), mine)
-            if owner is not None:
-                self._seen((platform, "owner", owner, p.id), day)
-            self._seen((platform, "platform", platform, p.id), day)
+            key = (platform, "player", p.id, day, p.stored_jurisdiction or "", "")
+            mine = [1, cents(pm.capital), cents(pm.net), 0, 0, 0] if pm else [1, 0, 0, 0, 0, 0]
+            found = days.get(key)
+            if found is None:
+                days[key] = mine
+            else:
+                for i, v in enumerate(mine):
+                    found[i] += v
+            for kind, subject in pairs:
+                pair = (platform, kind, subject, p.id)
+                span = seen.get(pair)
+                if span is None:
+                    seen[pair] = [day, day, 1]
+                else:
+                    if day < span[0]:
+                        span[0] = day
+                    elif day > span[1]:
+                        span[1] = day
+                    span[2] += 1
+
+    def done(self) -> BatchSums:
+        self.spans = {pair: (first, last, n) for pair, (first, last, n) in self._seen.items()}
+        return self
 
 
 def sums(sessions: Iterable[AuditedSession]) -> BatchSums | None:
@@ -112,7 +129,7 @@ def sums(sessions: Iterable[AuditedSession]) -> BatchSums | None:
             found.add(s)
     except NotWholeCents:
         return None
-    return found
+    return found.done()
 
 
 def stored_spans(conn: Connection, pairs: list[Pair]) -> dict[Pair, Any]:
@@ -182,7 +199,7 @@ def upsert(
 
 def add(conn: Connection, batch: BatchSums) -> None:
     """What `window_upkeep.add_days` and `add_people` do, from the batch's own sums."""
-    day = DAYS.c.day.type.dialect_impl(conn.dialect).bind_processor(conn.dialect) or _same
+    day = _days(conn)
     upsert(
         conn,
         DAYS.name,
@@ -218,3 +235,19 @@ def add(conn: Connection, batch: BatchSums) -> None:
 
 def _same(value):
     return value
+
+
+def _days(conn: Connection):
+    """A day as the driver takes it (text on SQLite), each written once: a batch has few."""
+    write = DAYS.c.day.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
+    if write is None:
+        return _same
+    written: dict[date, Any] = {}
+
+    def day(value: date):
+        found = written.get(value)
+        if found is None:
+            found = written[value] = write(value)
+        return found
+
+    return day
