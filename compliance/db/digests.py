@@ -68,10 +68,8 @@ def session_findings_digest(conn: Connection, run_id: int) -> str:
     return digest.hexdigest()
 
 
-def window_digests(
-    conn: Connection, run_id: int, platforms: set[str], read_from: date | None
-) -> dict[str, str]:
-    """The run's window findings, and the stored sessions its windows could sum."""
+def window_findings_digest(conn: Connection, run_id: int) -> str:
+    """The run's window findings."""
     findings = Digest()
     stmt = (
         select(cast(WINDOWS.c.payload, Text))
@@ -80,6 +78,13 @@ def window_digests(
     )
     for (payload,) in conn.execute(stmt):
         findings.add(payload)
+    return findings.hexdigest()
+
+
+def window_sessions_digest(
+    conn: Connection, platforms: set[str], read_from: date | None
+) -> tuple[str, int]:
+    """The stored sessions the run's windows could sum, and how many."""
     sessions = Digest()
     columns = [c for c in SESSIONS.c if c.name not in NOT_CONTENT]
     where: list[ColumnElement[bool]] = [SESSIONS.c.platform.in_(sorted(platforms))]
@@ -88,8 +93,4 @@ def window_digests(
     order = (SESSIONS.c.platform, SESSIONS.c.session_id)
     for r in conn.execute(select(*columns).where(*where).order_by(*order)).mappings():
         sessions.add(trail.canonical({k: trail.plain(v) for k, v in r.items()}))
-    return {
-        "window_findings_sha256": findings.hexdigest(),
-        "window_sessions_sha256": sessions.hexdigest(),
-        "window_sessions": str(sessions.count),
-    }
+    return sessions.hexdigest(), sessions.count
