@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from datetime import date
 
-from sqlalchemy import ColumnElement, Connection, Text, cast, select
+from sqlalchemy import ColumnElement, Connection, Integer, String, Text, cast, select
 
 from compliance.db import trail
 from compliance.db.models import (
@@ -91,6 +91,13 @@ def window_sessions_digest(
     if read_from is not None:
         where.append(SESSIONS.c.day >= read_from)
     order = (SESSIONS.c.platform, SESSIONS.c.session_id)
-    for r in conn.execute(select(*columns).where(*where).order_by(*order)).mappings():
-        sessions.add(trail.canonical({k: trail.plain(v) for k, v in r.items()}))
+    names = [c.name for c in columns]
+    plains = [_same if isinstance(c.type, String | Integer) else trail.plain for c in columns]
+    for r in conn.execute(select(*columns).where(*where).order_by(*order)):
+        row = zip(names, plains, r, strict=True)
+        sessions.add(trail.canonical({k: v if v is None else p(v) for k, p, v in row}))
     return sessions.hexdigest(), sessions.count
+
+
+def _same(value):
+    return value  # `trail.plain` leaves a text or an integer as it is

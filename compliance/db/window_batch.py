@@ -151,7 +151,7 @@ def stored_spans(conn: Connection, pairs: list[Pair]) -> dict[Pair, Any]:
             " AND w.subject = batch.subject AND w.player_id = batch.player_id",
             tuple(v for pair in chunk for v in pair),
         )
-        for platform, kind, subject, player, first, last, n in rows:
+        for platform, kind, subject, player, first, last, n in rows.fetchall():
             found[(platform, kind, subject, player)] = (day(first), day(last), n)
     return found
 
