@@ -73,7 +73,10 @@ class FakeRuns:
     def manifest(self, run_id):
         return self.manifests.get(run_id)
 
-    def digests(self, run_id, platforms, read_from):
+    def digests(self, run_id, platforms, read_from, stored=None):
+        return {}
+
+    def stored_digests(self, run_id, platforms, read_from):
         return {}
 
     def count_sessions(self):

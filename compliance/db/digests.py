@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from datetime import date
 
-from sqlalchemy import ColumnElement, Connection, Text, cast, select
+from sqlalchemy import ColumnElement, Connection, Integer, String, Text, cast, select
 
 from compliance.db import trail
 from compliance.db.models import (
@@ -68,10 +68,8 @@ def session_findings_digest(conn: Connection, run_id: int) -> str:
     return digest.hexdigest()
 
 
-def window_digests(
-    conn: Connection, run_id: int, platforms: set[str], read_from: date | None
-) -> dict[str, str]:
-    """The run's window findings, and the stored sessions its windows could sum."""
+def window_findings_digest(conn: Connection, run_id: int) -> str:
+    """The run's window findings."""
     findings = Digest()
     stmt = (
         select(cast(WINDOWS.c.payload, Text))
@@ -80,16 +78,26 @@ def window_digests(
     )
     for (payload,) in conn.execute(stmt):
         findings.add(payload)
+    return findings.hexdigest()
+
+
+def window_sessions_digest(
+    conn: Connection, platforms: set[str], read_from: date | None
+) -> tuple[str, int]:
+    """The stored sessions the run's windows could sum, and how many."""
     sessions = Digest()
     columns = [c for c in SESSIONS.c if c.name not in NOT_CONTENT]
     where: list[ColumnElement[bool]] = [SESSIONS.c.platform.in_(sorted(platforms))]
     if read_from is not None:
         where.append(SESSIONS.c.day >= read_from)
     order = (SESSIONS.c.platform, SESSIONS.c.session_id)
-    for r in conn.execute(select(*columns).where(*where).order_by(*order)).mappings():
-        sessions.add(trail.canonical({k: trail.plain(v) for k, v in r.items()}))
-    return {
-        "window_findings_sha256": findings.hexdigest(),
-        "window_sessions_sha256": sessions.hexdigest(),
-        "window_sessions": str(sessions.count),
-    }
+    names = [c.name for c in columns]
+    plains = [_same if isinstance(c.type, String | Integer) else trail.plain for c in columns]
+    for r in conn.execute(select(*columns).where(*where).order_by(*order)):
+        row = zip(names, plains, r, strict=True)
+        sessions.add(trail.canonical({k: v if v is None else p(v) for k, p, v in row}))
+    return sessions.hexdigest(), sessions.count
+
+
+def _same(value):
+    return value  # `trail.plain` leaves a text or an integer as it is

@@ -137,10 +137,7 @@ class SqlRunsRepository:
         bulk.insert_rows(
             self.conn, FINDINGS, FINDING_COLUMNS, [v for _, _, found in latest for v in found]
         )
-        stored: dict[str, list[str]] = {}
-        for s in kept:
-            stored.setdefault(s.platform, []).append(s.session_id)
-        upkeep.store(stored)
+        upkeep.store(kept)
 
     def _forget(
         self, run_id: int, sessions: list[AuditedSession], place, upkeep: WindowUpkeep
@@ -271,11 +268,34 @@ class SqlRunsRepository:
     def manifest(self, run_id: int) -> dict[str, Any] | None:
         return self.conn.execute(select(RUNS.c.manifest).where(RUNS.c.id == run_id)).scalar()
 
-    def digests(self, run_id: int, platforms: set[str], read_from: date | None) -> dict[str, str]:
-        """The digests of what the run stored: its session findings and its windows."""
+    def digests(
+        self,
+        run_id: int,
+        platforms: set[str],
+        read_from: date | None,
+        stored: dict[str, str] | None = None,
+    ) -> dict[str, str]:
+        """The digests of what the run stored: its session findings and its windows;
+        `stored`: those of `stored_digests`, made already (beside the window judging)."""
+        if stored is None:
+            stored = self.stored_digests(run_id, platforms, read_from)
+        return {
+            "session_findings_sha256": stored["session_findings_sha256"],
+            "window_findings_sha256": digests.window_findings_digest(self.conn, run_id),
+            "window_sessions_sha256": stored["window_sessions_sha256"],
+            "window_sessions": stored["window_sessions"],
+        }
+
+    def stored_digests(
+        self, run_id: int, platforms: set[str], read_from: date | None
+    ) -> dict[str, str]:
+        """The digests that the window judging does not change: the run's session findings
+        and the stored sessions its windows could sum."""
+        sessions, count = digests.window_sessions_digest(self.conn, platforms, read_from)
         return {
             "session_findings_sha256": digests.session_findings_digest(self.conn, run_id),
-            **digests.window_digests(self.conn, run_id, platforms, read_from),
+            "window_sessions_sha256": sessions,
+            "window_sessions": str(count),
         }
 
     def refresh_statistics(self) -> None:

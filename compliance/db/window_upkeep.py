@@ -36,30 +36,25 @@ from sqlalchemy import (
     literal,
     or_,
     select,
-    tuple_,
     update,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from compliance.db import window_batch
 from compliance.db.models import (
     PlayerMetricsRow,
     SessionRow,
     table_of,
 )
-from compliance.db.window_models import WindowDayRow, WindowLastSeenRow, WindowPersonRow
+from compliance.domain.audited import AuditedSession
 from compliance.errors import DatabaseError
 
 S = table_of(SessionRow)
 P = table_of(PlayerMetricsRow)
-DAYS = table_of(WindowDayRow)
-PEOPLE = table_of(WindowPersonRow)
-LAST_SEEN = table_of(WindowLastSeenRow)
-LAST_KEY = ("platform", "kind", "subject", "day")
-DAY_KEY = ("platform", "kind", "subject", "day", "place", "venue")
-DAY_SUMS = ("sessions", "capital", "net", "rake", "fixed_fee", "minors")
-PERSON_KEY = ("platform", "kind", "subject", "player_id")
-PERSON_FIGURES = ("first_day", "last_day", "sessions")
+DAYS, PEOPLE, LAST_SEEN = window_batch.DAYS, window_batch.PEOPLE, window_batch.LAST_SEEN
+LAST_KEY, DAY_KEY, DAY_SUMS = window_batch.LAST_KEY, window_batch.DAY_KEY, window_batch.DAY_SUMS
+PERSON_KEY, PERSON_FIGURES = window_batch.PERSON_KEY, window_batch.PERSON_FIGURES
 CHUNK = 500
 
 Pair = tuple[str, str, str, str]  # platform, kind, subject, player
@@ -271,26 +266,29 @@ class WindowUpkeep:
         for query in people_seen(where):
             _merge(removed, self.conn.execute(query).all())
         unseen = [pair for pair in removed if pair not in self.before]
-        for i in range(0, len(unseen), CHUNK):
-            stored = self.conn.execute(
-                select(*(PEOPLE.c[k] for k in (*PERSON_KEY, *PERSON_FIGURES))).where(
-                    tuple_(*(PEOPLE.c[k] for k in PERSON_KEY)).in_(unseen[i : i + CHUNK])
-                )
-            ).all()
-            _merge(self.before, stored)
+        _merge(self.before, _rows(window_batch.stored_spans(self.conn, unseen)))
         _merge(self.removed, _rows(removed))
 
-    def store(self, by_platform: dict[str, list[str]]) -> None:
-        """Add the sessions just stored (their ids by platform) to the window tables."""
+    def store(self, sessions: list[AuditedSession]) -> None:
+        """Add the sessions just stored to the window tables: summed from them where their
+        money is in whole cents (db/window_batch.py), else in SQL from their stored rows."""
         added: dict[Pair, Span] = {}
-        for platform, ids in by_platform.items():
-            for i in range(0, len(ids), CHUNK):
-                where = _of_ids(platform, ids[i : i + CHUNK])
-                add_days(self.conn, where)
-                add_people(self.conn, where)
-                if self.removed:
-                    for query in people_seen(where):
-                        _merge(added, self.conn.execute(query).all())
+        batch = window_batch.sums(sessions)
+        if batch is not None:
+            window_batch.add(self.conn, batch)
+            added = batch.spans
+        else:
+            by_platform: dict[str, list[str]] = {}
+            for s in sessions:
+                by_platform.setdefault(s.platform, []).append(s.session_id)
+            for platform, ids in by_platform.items():
+                for i in range(0, len(ids), CHUNK):
+                    where = _of_ids(platform, ids[i : i + CHUNK])
+                    add_days(self.conn, where)
+                    add_people(self.conn, where)
+                    if self.removed:
+                        for query in people_seen(where):
+                            _merge(added, self.conn.execute(query).all())
         self._settle_days()
         self._settle_people(added)
 

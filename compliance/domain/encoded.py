@@ -88,14 +88,23 @@ class TemplatedFinding(EncodedFinding):
     (`mine`: the player's id and three figures); its JSON and the text its row stores
     (`own`) are written when first asked for, so what waits to be stored is small and a
     stored run without JSON output never writes the JSON. `line`: the values of its
-    line (None for an indeterminate one)."""
+    line (None for an indeterminate one); `jurisdiction`: the template's, which its row
+    stores (read here, it is not decoded from the JSON)."""
 
-    __slots__ = ("subject", "line", "_form", "_own")
+    __slots__ = ("subject", "line", "jurisdiction", "_form", "_own")
 
-    def __init__(self, form: tuple, kind: str, tier: str | None, subject: str, line: tuple | None):
+    def __init__(
+        self,
+        form: tuple,
+        kind: str,
+        tier: str | None,
+        subject: str,
+        line: tuple | None,
+        jurisdiction: str | None,
+    ):
         self._json, self._decoded, self.kind, self.tier, self.check = b"", None, kind, tier, None
         self._form, self._own = form, ""
-        self.subject, self.line = subject, line
+        self.subject, self.line, self.jurisdiction = subject, line, jurisdiction
 
     def _holes(self) -> dict[str, str]:
         _, _, session, (pid, value, margin, to_next) = self._form
@@ -116,12 +125,20 @@ class TemplatedFinding(EncodedFinding):
     def __reduce__(self):
         return (
             _templated,
-            (self.to_json(), self.own, self.kind, self.tier, self.subject, self.line),
+            (
+                self.to_json(),
+                self.own,
+                self.kind,
+                self.tier,
+                self.subject,
+                self.line,
+                self.jurisdiction,
+            ),
         )
 
 
-def _templated(json: bytes, own: str, kind, tier, subject, line) -> TemplatedFinding:
+def _templated(json: bytes, own: str, kind, tier, subject, line, where) -> TemplatedFinding:
     """A templated finding unpickled, its texts written."""
-    found = TemplatedFinding(("", "", {}, ("", "", "", "")), kind, tier, subject, line)
+    found = TemplatedFinding(("", "", {}, ("", "", "", "")), kind, tier, subject, line, where)
     found._json, found._own = json, own
     return found

@@ -105,6 +105,7 @@ class Template:
     value: Figure | None = None
     margin: Figure | None = None
     to_next: Figure | None = None
+    jurisdiction: str | None = None
 
 
 class _Day:
@@ -152,7 +153,7 @@ def template(
     if band is None and not rules.defines("player", Tier.ADMINISTRATIVE):
         gap = c.no_admin_line(facts, player, where, judged)
         text = json_text(gap)
-        return Template(cut(text), cut(text), None, gap.kind, None)
+        return Template(cut(text), cut(text), None, gap.kind, None, jurisdiction=gap.jurisdiction)
     tier = band.tier if band else Tier.BELOW_THRESHOLD
     leaves = kernel.leaves[band_at] if band else []
     hit = [leaf for j, leaf in enumerate(leaves) if bits >> j & 1]
@@ -182,4 +183,5 @@ def template(
         figure_of(lead, False) if lead else None,
         figure_of(lead, True) if lead and f.margin is not None else None,
         figure_of(next_leaf, True) if next_leaf and f.margin_to_next is not None else None,
+        f.jurisdiction,
     )

@@ -24,6 +24,7 @@ from compliance.domain.rules import RuleBook
 from compliance.domain.windows import WindowFinding
 from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import MAX_LINE_BYTES, Reject
+from compliance.service_layer.aside import DigestsAside
 from compliance.service_layer.duties import DutyInputs, DutySummary, Parallel, audit_duties
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
 from compliance.service_layer.manifest import input_digests, manifest
@@ -277,11 +278,21 @@ def _audit(
         _flush(uow, run_id, batch, rejects, summary)
         uow.runs.refresh_statistics()
         summary.repeated = uow.runs.count_repeated(run_id)
-        for finding in judge_windows(uow, book, options, summary, run_id):
-            summary.count_finding(finding)
-            on_finding(finding)
-        if options.duties is not None and options.duties.given:
-            _duties(uow, run_id, inputs, names, options, summary, on_finding)
+        aside = (
+            DigestsAside(store, run_id, summary.platforms, _read_from(options, summary))
+            if store is not None and options.workers > 1
+            else None
+        )
+        try:
+            for finding in judge_windows(uow, book, options, summary, run_id):
+                summary.count_finding(finding)
+                on_finding(finding)
+            if options.duties is not None and options.duties.given:
+                _duties(uow, run_id, inputs, names, options, summary, on_finding)
+            stored = aside.result() if aside is not None else None
+        finally:
+            if aside is not None:
+                aside.close()
         uow.runs.finish(run_id, summary.sessions, summary.rejects, summary.as_dict())
         uow.runs.store_manifest(
             run_id,
@@ -289,7 +300,7 @@ def _audit(
                 input_digests(inputs, names) + _duty_inputs(options),
                 rules_sha256,
                 {**_options_record(options), **_run_only(options)},
-                uow.runs.digests(run_id, summary.platforms, _read_from(options, summary)),
+                uow.runs.digests(run_id, summary.platforms, _read_from(options, summary), stored),
             ),
         )
         uow.commit()

@@ -324,7 +324,12 @@ class BatchJudge:
             players, _, findings, first, _ = out[slot]
             mine = (ids.get(pid) or self._id(pid), value, margin, to_next)
             findings[first + seat] = TemplatedFinding(
-                (t.json, t.own, holes[slot], mine), t.kind, t.tier, "player:" + pid, t.line
+                (t.json, t.own, holes[slot], mine),
+                t.kind,
+                t.tier,
+                "player:" + pid,
+                t.line,
+                t.jurisdiction,
             )
             players[seat].tier = t.tier
 

@@ -53,6 +53,13 @@ class RunsRepository(Protocol):
     def store_manifest(self, run_id: int, manifest: dict[str, Any]) -> None: ...
     def manifest(self, run_id: int) -> dict[str, Any] | None: ...
     def digests(
+        self,
+        run_id: int,
+        platforms: set[str],
+        read_from: date | None,
+        stored: dict[str, str] | None = None,
+    ) -> dict[str, str]: ...
+    def stored_digests(
         self, run_id: int, platforms: set[str], read_from: date | None
     ) -> dict[str, str]: ...
 

@@ -94,7 +94,18 @@ def tally_rounds(
                         clean = False
                 if seat.claimed != amount - seat_rake:
                     clean = False
-                players[seat.player].add(stake, amount)
+                t = players[seat.player]  # PlayerTally.add, inline: once per seat and round
+                t.rounds += 1
+                t.staked += stake
+                if stake > t.max_stake:
+                    t.max_stake = stake
+                t.net += amount
+                if amount > 0:
+                    t.won += amount
+                    if amount > t.max_round_swing:
+                        t.max_round_swing = amount
+                elif -amount > t.max_round_swing:
+                    t.max_round_swing = -amount
         except (ValueError, KeyError):
             hand_scores(index, rnd, known)  # an unknown card or a short hand: raises, naming it
             raise

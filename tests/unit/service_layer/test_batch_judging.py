@@ -221,4 +221,5 @@ def test_a_templated_finding_crosses_to_another_process_whole(tmp_path):
             f.kind,
             f.tier,
         )
-        assert (back.own, back.line) == (f.own, f.line)
+        assert (back.own, back.line, back.jurisdiction) == (f.own, f.line, f.jurisdiction)
+        assert f.jurisdiction == msgspec.json.decode(f.to_json())["jurisdiction"]
