@@ -36,8 +36,8 @@ from compliance.logs.reader import (
     Reject,
     UnreadableRest,
     check_cash,
-    duplicate_key,
     iter_lines,
+    parsed_duplicate_key,
 )
 from compliance.logs.records import ID_LENGTH
 
@@ -79,7 +79,7 @@ def decode(kind: str, raw: bytes) -> Any:
         raise DecodeError(f"malformed JSON: {exc}") from None
     except RecursionError:
         raise DecodeError(TOO_DEEP) from None
-    twice = duplicate_key(raw)
+    twice = parsed_duplicate_key(raw)
     if twice is not None:
         raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
     _check(record)
