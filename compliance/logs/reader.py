@@ -352,12 +352,16 @@ def read_sessions(
 
 
 def sessions_in(data: bytes, name: str) -> Iterator[Located | Reject]:
-    """Every session of a log already read into memory (plain bytes), as `read_sessions`."""
-    yield from _sessions(_lines_of(io.BytesIO(data), MAX_LINE_BYTES), name)
+    """Every session of a log already read into memory (plain bytes), as `read_sessions`
+    but without the lines' digests (such a log is settled, not stored)."""
+    yield from _sessions(_lines_of(io.BytesIO(data), MAX_LINE_BYTES), name, digests=False)
 
 
 def _sessions(
-    lines: Iterator[tuple[int, bytes | LongLine, int]], shown: str, keep_lines: bool = False
+    lines: Iterator[tuple[int, bytes | LongLine, int]],
+    shown: str,
+    keep_lines: bool = False,
+    digests: bool = True,
 ):
     try:
         for number, raw, offset in lines:
@@ -366,6 +370,9 @@ def _sessions(
                 continue
             try:
                 session = decode_session(raw)
+                if not digests:
+                    yield Located(shown, number, session, offset)
+                    continue
                 content = raw.rstrip(b"\r\n")
                 digest = hashlib.sha256(content).hexdigest()
                 kept = content if keep_lines else None
