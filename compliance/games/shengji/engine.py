@@ -251,21 +251,30 @@ class Shengji(Engine):
         """Every round of each session, as `replay` gives it; the hands of sessions with
         the same options checked together, some thousands at a time (numpy's work per
         call is paid per batch, not per session). Whatever fails before the replays
-        begin is left to `replay`, session by session, so it fails as that does."""
-        try:
-            decoded = []
-            with collector_paused():
-                for session in sessions:
-                    hands = decode_rounds(session.rounds, ShengjiHand)
-                    players = [p.id for p in session.players]
-                    decoded.append((hands, players, self.options_for(session.variant)))
-            checked = _checked_in_batches(decoded)
-        except Exception:
-            return [list(self.replay(session)) for session in sessions]
-        return [
-            list(replay_hands(hands, players, options, known))
-            for (hands, players, options), known in zip(decoded, checked, strict=True)
-        ]
+        begin is left to `replay`, session by session, so it fails as that does. The
+        cyclic collector waits until the decoded hands are let go: none of it makes a
+        cycle, and one collection walking all of them cost more than the check of a tenth."""
+        with collector_paused():
+            try:
+                decoded = [
+                    (
+                        decode_rounds(session.rounds, ShengjiHand),
+                        [p.id for p in session.players],
+                        self.options_for(session.variant),
+                    )
+                    for session in sessions
+                ]
+                checked = _checked_in_batches(decoded)
+            except Exception:
+                decoded, checked = [], []
+            results = [
+                list(replay_hands(hands, players, options, known))
+                for (hands, players, options), known in zip(decoded, checked, strict=True)
+            ]
+            del decoded, checked  # before the collector may run again
+        if len(results) == len(sessions):
+            return results
+        return [list(self.replay(session)) for session in sessions]
 
     def describe(
         self, hand: list[str] | dict[str, Any], variant: Variant | None = None
