@@ -138,7 +138,8 @@ def settle(file: str, game: str | None, preset: str | None, fmt: str) -> None:
     settled = _json_line if fmt == "json" else _text_lines
     # Every session is settled before anything is printed, so an engine error prints no
     # round; each session's lines go out in one write.
-    blocks = [settled(session, svc.replay_session(session)) for session in sessions]
+    results = svc.replay_sessions(sessions)
+    blocks = [settled(session, rounds) for session, rounds in zip(sessions, results, strict=True)]
     for block in blocks:
         click.echo(block)
 

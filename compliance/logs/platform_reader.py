@@ -36,8 +36,8 @@ from compliance.logs.reader import (
     Reject,
     UnreadableRest,
     check_cash,
-    duplicate_key,
     iter_lines_at,
+    parsed_duplicate_key,
 )
 from compliance.logs.records import ID_LENGTH
 
@@ -111,7 +111,7 @@ def _checked_event(raw: bytes, event: LedgerEvent) -> LedgerEvent:
 
 
 def _unrepeated(raw: bytes) -> None:
-    twice = duplicate_key(raw)
+    twice = parsed_duplicate_key(raw)
     if twice is not None:
         raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
 

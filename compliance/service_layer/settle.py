@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
+from itertools import groupby
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +153,20 @@ def _check_utf8(data: bytes, path: str | Path) -> None:
 def replay_session(session: Session) -> list[RoundResult]:
     """Every round of a session as its game's rules settle it, in order."""
     return list(get_game(session.game).replay(session))
+
+
+def replay_sessions(sessions: list[Session]) -> list[list[RoundResult]]:
+    """`replay_session` of each session, in order; a game that replays many sessions at
+    once (`replay_many`) gets each run of consecutive sessions of it together."""
+    out: list[list[RoundResult]] = []
+    for code, run in groupby(sessions, attrgetter("game")):
+        game = get_game(code)
+        many = getattr(game, "replay_many", None)
+        if many is None:
+            out.extend(list(game.replay(session)) for session in run)
+        else:
+            out.extend(many(list(run)))
+    return out
 
 
 def settle_session(session: Session) -> SettledSession:

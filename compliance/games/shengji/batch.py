@@ -56,23 +56,39 @@ def check_session(
 ) -> list[Checked | None]:
     """Per hand: (seats, points) when clean, (seats, None) when the tricks need the
     reference, None when the deal does (a DealError, or a hand not judged here)."""
-    out: list[Checked | None] = [None] * len(hands)
-    known = set(players)
+    return check_sessions([(hands, players)], options)[0]
+
+
+def check_sessions(
+    sessions: Sequence[tuple[Sequence[ShengjiHand], Sequence[str]]], options: ShengjiOptions
+) -> list[list[Checked | None]]:
+    """`check_session` of several sessions of the same options, in one pass over all their
+    hands (each hand is judged on its own: the arrays only run longer)."""
+    outs: list[list[Checked | None]] = [[None] * len(hands) for hands, _ in sessions]
+    out: list[Checked | None] = list(chain.from_iterable(outs))
     kept = []
-    for index, hand in enumerate(hands):
-        seats = _candidate_seats(hand, players, known)
-        if seats is not None:
-            kept.append((index, hand, seats))
+    index = 0
+    for hands, players in sessions:
+        known = set(players)
+        for hand in hands:
+            seats = _candidate_seats(hand, players, known)
+            if seats is not None:
+                kept.append((index, hand, seats))
+            index += 1
     if kept:
+        flat: _Flat | None
         try:
             flat = _Flat(kept)
         except KeyError:  # a play by someone not dealt in: the reference rejects that deal
             kept = [k for k in kept if _seated(k[1], k[2])]
-            if not kept:
-                return out
-            flat = _Flat(kept)
-        _Judged(flat, options).fill(out)
-    return out
+            flat = _Flat(kept) if kept else None
+        if flat is not None:
+            _Judged(flat, options).fill(out)
+    start = 0
+    for each in outs:
+        each[:] = out[start : start + len(each)]
+        start += len(each)
+    return outs
 
 
 def _candidate_seats(hand: ShengjiHand, players: Sequence[str], known: set[str]):

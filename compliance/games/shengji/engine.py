@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain
@@ -32,7 +32,7 @@ from compliance.errors import DealError
 from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import Card, build_deck
 from compliance.games.shengji import tricks
-from compliance.games.shengji.batch import check_session
+from compliance.games.shengji.batch import Checked, check_session, check_sessions
 from compliance.games.shengji.holdings import holding_of, play_trick
 from compliance.games.shengji.options import ShengjiOptions
 from compliance.games.shengji.record import HAND_SIZE, KITTY_SIZE, ShengjiHand
@@ -165,12 +165,17 @@ def checked_points(
 
 
 def replay_hands(
-    hands: list[ShengjiHand], players: list[str], options: ShengjiOptions
+    hands: list[ShengjiHand],
+    players: list[str],
+    options: ShengjiOptions,
+    checked: list[Checked | None] | None = None,
 ) -> Iterator[RoundResult]:
+    """The hands of a session settled in order; `checked`: their `check_session`, if known."""
     levels = [0, 0]
     holding: int | None = None
     resync = False
-    checked = check_session(hands, players, options)
+    if checked is None:
+        checked = check_session(hands, players, options)
     for index, hand in enumerate(hands, 1):
         known = checked[index - 1]
         seats = seats_of(index, hand, players) if known is None else known[0]
@@ -242,6 +247,35 @@ class Shengji(Engine):
             hands = decode_rounds(session.rounds, ShengjiHand)
         yield from replay_hands(hands, [p.id for p in session.players], options)
 
+    def replay_many(self, sessions: Sequence[Session]) -> list[list[RoundResult]]:
+        """Every round of each session, as `replay` gives it; the hands of sessions with
+        the same options checked together, some thousands at a time (numpy's work per
+        call is paid per batch, not per session). Whatever fails before the replays
+        begin is left to `replay`, session by session, so it fails as that does. The
+        cyclic collector waits until the decoded hands are let go: none of it makes a
+        cycle, and one collection walking all of them cost more than the check of a tenth."""
+        with collector_paused():
+            try:
+                decoded = [
+                    (
+                        decode_rounds(session.rounds, ShengjiHand),
+                        [p.id for p in session.players],
+                        self.options_for(session.variant),
+                    )
+                    for session in sessions
+                ]
+                checked = _checked_in_batches(decoded)
+            except Exception:
+                decoded, checked = [], []
+            results = [
+                list(replay_hands(hands, players, options, known))
+                for (hands, players, options), known in zip(decoded, checked, strict=True)
+            ]
+            del decoded, checked  # before the collector may run again
+        if len(results) == len(sessions):
+            return results
+        return [list(self.replay(session)) for session in sessions]
+
     def describe(
         self, hand: list[str] | dict[str, Any], variant: Variant | None = None
     ) -> dict[str, Any]:
@@ -271,3 +305,29 @@ class Shengji(Engine):
             "points": tricks.points(cards),
             "trumps": [c for c in cards if trumps.suit(c) == tricks.TRUMP],
         }
+
+
+BATCH_HANDS = 4096  # hands checked in one pass of `check_sessions`
+
+
+def _checked_in_batches(
+    decoded: list[tuple[list[ShengjiHand], list[str], ShengjiOptions]],
+) -> list[list[Checked | None]]:
+    """`check_session` of each decoded session, sessions of equal options batched."""
+    checked: list[list[Checked | None] | None] = [None] * len(decoded)
+    groups: dict[ShengjiOptions, list[int]] = {}
+    for i, (_, _, options) in enumerate(decoded):
+        groups.setdefault(options, []).append(i)
+    for options, members in groups.items():
+        batch: list[int] = []
+        size = 0
+        for i in [*members, -1]:
+            if batch and (i < 0 or size + len(decoded[i][0]) > BATCH_HANDS):
+                found = check_sessions([decoded[j][:2] for j in batch], options)
+                for j, known in zip(batch, found, strict=True):
+                    checked[j] = known
+                batch, size = [], 0
+            if i >= 0:
+                batch.append(i)
+                size += len(decoded[i][0])
+    return [known if known is not None else [] for known in checked]
