@@ -50,7 +50,7 @@ def test_the_section_lists_each_check_with_its_status_in_both_languages(dom):
         re.search(r'data-check="(\w+)"', r).group(1): html.unescape(r)  # type: ignore[union-attr]
         for r in rows(dom, "duties-table")
     }
-    assert list(checks)[:3] == ["unverified_play", "payer_name", "minor_hours"]
+    assert list(checks)[:3] == ["unverified_play", "payer_name", "account_resale"]
     fees = checks["outcome_fees"]
     assert "9. 与输赢相关的佣金 fees that depend on the outcome" in fees
     assert "已违反 breached" in fees and "违规 violation 1" in fees
