@@ -114,3 +114,14 @@ def test_simulated_logs_are_proven_without_the_exact_check(tmp_path, game):
     assert lines and all(keys_distinct(line) for line in lines)
     twice = [line.replace(b'"game":', b'"game":"x","game":', 1) for line in lines]
     assert all(not keys_distinct(line) and duplicate_key(line) == "game" for line in twice)
+
+
+def test_a_long_line_goes_to_the_numpy_proof_and_a_repeat_in_it_is_still_named():
+    from compliance.logs.reader import NUMPY_PROOF_FROM
+
+    rounds = ",".join(f'{{"n":{i},"bet":1}}' for i in range(NUMPY_PROOF_FROM // 16))
+    clean = f'{{"rounds":[{rounds}],"x":1}}'.encode()
+    twice = f'{{"rounds":[{rounds},{{"n":1,"bet":1,"bet":9}}],"x":1}}'.encode()
+    assert len(clean) >= NUMPY_PROOF_FROM and keys_distinct(clean)
+    assert parsed_duplicate_key(clean) is None
+    assert parsed_duplicate_key(twice) == duplicate_key(twice) == "bet"
