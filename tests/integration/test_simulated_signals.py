@@ -92,3 +92,17 @@ def test_the_clean_platform_raises_none_of_these_signals_and_the_gate(tmp_path, 
     assert _signals(gated) == {("fraud-reverify-signal", "account:u00001")}
     ungated = _audit(runner, sessions, records, sqlite_url, "--fail-on", "duty")
     assert ungated.exit_code == 0, ungated.stderr
+
+
+def test_a_log_too_small_for_an_agent_at_two_tables_injects_the_rest(sqlite_url, tmp_path):
+    sessions, records = tmp_path / "s.jsonl", tmp_path / "platform"
+    made = CliRunner().invoke(
+        cli,
+        ["simulate", "--sessions", "1", "--seed", "3", "--anomalies", "0.05"]
+        + ["-o", str(sessions), "--platform-records", str(records)],
+    )
+    assert made.exit_code == 0, made.output
+    log = write_platform(str(sessions), tmp_path / "again", 3, 0.05)
+    injected = {duty for duty, _ in log.injected}
+    assert "agent-own-table-signal" not in injected
+    assert {"account-resale-signal", "coin-trader-signal", "fraud-reverify-signal"} <= injected
