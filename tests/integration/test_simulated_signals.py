@@ -94,15 +94,11 @@ def test_the_clean_platform_raises_none_of_these_signals_and_the_gate(tmp_path, 
     assert ungated.exit_code == 0, ungated.stderr
 
 
-def test_a_log_too_small_for_an_agent_at_two_tables_injects_the_rest(sqlite_url, tmp_path):
-    sessions, records = tmp_path / "s.jsonl", tmp_path / "platform"
-    made = CliRunner().invoke(
-        cli,
-        ["simulate", "--sessions", "1", "--seed", "3", "--anomalies", "0.05"]
-        + ["-o", str(sessions), "--platform-records", str(records)],
-    )
+def test_a_log_too_small_for_an_agent_at_two_tables_injects_the_rest(tmp_path):
+    sessions = tmp_path / "s.jsonl"
+    made = CliRunner().invoke(cli, ["simulate", "--sessions", "1", "-o", str(sessions)])
     assert made.exit_code == 0, made.output
-    log = write_platform(str(sessions), tmp_path / "again", 3, 0.05)
+    log = write_platform(str(sessions), tmp_path / "platform", 3, 0.05)  # as the demo does
     injected = {duty for duty, _ in log.injected}
     assert "agent-own-table-signal" not in injected
     assert {"account-resale-signal", "coin-trader-signal", "fraud-reverify-signal"} <= injected
