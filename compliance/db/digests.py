@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from datetime import date
 
-from sqlalchemy import ColumnElement, Connection, Integer, String, Text, cast, select
+from sqlalchemy import ColumnElement, Connection, Text, bindparam, cast, select, update
 
 from compliance.db import trail
 from compliance.db.models import (
@@ -24,7 +24,7 @@ from compliance.db.models import (
 FINDINGS = table_of(FindingRow)
 WINDOWS = table_of(WindowFindingRow)
 SESSIONS = table_of(SessionRow)
-NOT_CONTENT = {"run_id", "source_file", "source_line", "source_offset", "line"}
+NOT_CONTENT = {"run_id", "source_file", "source_line", "source_offset", "line", "content_sha256"}
 
 
 class Digest:
@@ -84,20 +84,65 @@ def window_findings_digest(conn: Connection, run_id: int) -> str:
 def window_sessions_digest(
     conn: Connection, platforms: set[str], read_from: date | None
 ) -> tuple[str, int]:
-    """The stored sessions the run's windows could sum, and how many."""
+    """The stored sessions the run's windows could sum, and how many: each session's key
+    and content digest (`content_sha256`, stamped when it was stored), in key order."""
     sessions = Digest()
-    columns = [c for c in SESSIONS.c if c.name not in NOT_CONTENT]
     where: list[ColumnElement[bool]] = [SESSIONS.c.platform.in_(sorted(platforms))]
     if read_from is not None:
         where.append(SESSIONS.c.day >= read_from)
-    order = (SESSIONS.c.platform, SESSIONS.c.session_id)
-    names = [c.name for c in columns]
-    plains = [_same if isinstance(c.type, String | Integer) else trail.plain for c in columns]
-    for r in conn.execute(select(*columns).where(*where).order_by(*order)):
-        row = zip(names, plains, r, strict=True)
-        sessions.add(trail.canonical({k: v if v is None else p(v) for k, p, v in row}))
+    stmt = (
+        select(SESSIONS.c.platform, SESSIONS.c.session_id, SESSIONS.c.content_sha256)
+        .where(*where)
+        .order_by(SESSIONS.c.platform, SESSIONS.c.session_id)
+    )
+    for platform, session_id, content in conn.execute(stmt):
+        if content is None:  # not stamped (none should remain): made as it would have been
+            content = content_digests(conn, platform, [session_id])[session_id]
+        sessions.add(f"{platform}\t{session_id}\t{content}")
     return sessions.hexdigest(), sessions.count
 
 
-def _same(value):
-    return value  # `trail.plain` leaves a text or an integer as it is
+def content_columns() -> list:
+    """The columns a session's content digest covers: all but where it was read from, the
+    line kept, the run that stored it and the digest itself."""
+    return [c for c in SESSIONS.c if c.name not in NOT_CONTENT]
+
+
+def content_text(names: list[str], values) -> str:
+    """A stored session's content as canonical JSON of its plain values."""
+    row = zip(names, values, strict=True)
+    return trail.canonical(
+        {k: v if v is None or isinstance(v, str | int) else trail.plain(v) for k, v in row}
+    )
+
+
+def content_digests(conn: Connection, platform: str, ids: list[str]) -> dict[str, str]:
+    """SHA-256 of these stored sessions' content texts, by session id, as read back."""
+    columns = content_columns()
+    names = [c.name for c in columns]
+    found: dict[str, str] = {}
+    for i in range(0, len(ids), 500):
+        where = (SESSIONS.c.platform == platform, SESSIONS.c.session_id.in_(ids[i : i + 500]))
+        for sid, *values in conn.execute(select(SESSIONS.c.session_id, *columns).where(*where)):
+            found[sid] = hashlib.sha256(content_text(names, values).encode()).hexdigest()
+    return found
+
+
+def stamp_contents(conn: Connection, keys: list[tuple[str, str]]) -> None:
+    """内容摘要: stamp the sessions just stored with their content digests, read back from
+    the store so that they are the texts the digest would make of the rows themselves."""
+    by_platform: dict[str, list[str]] = {}
+    for platform, session_id in keys:
+        by_platform.setdefault(platform, []).append(session_id)
+    stamps = [
+        {"p": platform, "s": sid, "c": content}
+        for platform, ids in by_platform.items()
+        for sid, content in content_digests(conn, platform, ids).items()
+    ]
+    if stamps:
+        conn.execute(
+            update(SESSIONS)
+            .where(SESSIONS.c.platform == bindparam("p"), SESSIONS.c.session_id == bindparam("s"))
+            .values(content_sha256=bindparam("c")),
+            stamps,
+        )

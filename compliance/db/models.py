@@ -215,6 +215,8 @@ class SessionRow(Base):
     source_offset: Mapped[int | None] = mapped_column(BigInteger)
     line_sha256: Mapped[str | None] = mapped_column(String(64))
     line: Mapped[bytes | None] = mapped_column(LargeBinary)
+    # SHA-256 of the content columns' canonical text (db/digests.py), stamped when stored
+    content_sha256: Mapped[str | None] = mapped_column(String(64))
 
 
 def of_a_session(index: Index) -> tuple:

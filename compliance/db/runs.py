@@ -127,6 +127,7 @@ class SqlRunsRepository:
         bulk.insert_rows(
             self.conn, SESSIONS, SESSION_COLUMNS, [session for session, _, _ in latest], typed=True
         )
+        digests.stamp_contents(self.conn, [s.key for s in kept])
         bulk.insert_rows(
             self.conn, PLAYERS, PLAYER_COLUMNS, [v for _, players, _ in latest for v in players]
         )
