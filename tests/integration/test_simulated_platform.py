@@ -11,29 +11,13 @@ from click.testing import CliRunner
 from compliance.cli import cli
 from compliance.service_layer.simulate_mirrors import is_look_alike
 from compliance.service_layer.simulate_platform import write_platform
+from tests.platform_runs import audit_platform
 
 CLEAN_GUESTS = {f"account:guest-0{n}" for n in range(1, 5)} | {"device:dev-guest-01"}
 
 
 def audited(runner, sessions, records, url, *more):
-    result = runner.invoke(
-        cli,
-        [
-            "audit",
-            str(sessions),
-            *more,
-            "--accounts",
-            str(records / "accounts.jsonl"),
-            "--ledger",
-            str(records / "ledger.jsonl"),
-            "--platform-config",
-            str(records / "config.jsonl"),
-            "--format",
-            "jsonl",
-            "--db",
-            url,
-        ],
-    )
+    result = audit_platform(runner, sessions, records, url, *more)
     assert result.exit_code == 0, result.stderr
     return [d for d in map(json.loads, result.stdout.splitlines()) if d["kind"] == "duty"]
 
@@ -139,25 +123,7 @@ def test_without_anomalies_the_simulated_platform_breaches_nothing(tmp_path, sql
         cli,
         ["simulate", "--sessions", "40", "-o", str(sessions), "--platform-records", str(records)],
     )
-    result = runner.invoke(
-        cli,
-        [
-            "audit",
-            str(sessions),
-            "--accounts",
-            str(records / "accounts.jsonl"),
-            "--ledger",
-            str(records / "ledger.jsonl"),
-            "--platform-config",
-            str(records / "config.jsonl"),
-            "--format",
-            "jsonl",
-            "--db",
-            sqlite_url,
-            "--fail-on",
-            "duty",
-        ],
-    )
+    result = audit_platform(runner, sessions, records, sqlite_url, "--fail-on", "duty")
     assert result.exit_code == 0, result.stderr
     duties = [d for d in map(json.loads, result.stdout.splitlines()) if d["kind"] == "duty"]
     assert {d["severity"] for d in duties} <= {"signal", "advisory"}

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from compliance.cli import cli
 from compliance.service_layer.simulate_platform import write_platform
+from tests.platform_runs import audit_platform as _audit
 
 SIGNALS = {
     "account-resale-signal",
@@ -17,27 +18,6 @@ SIGNALS = {
     "coin-trader-signal",
     "fraud-reverify-signal",
 }
-
-
-def _audit(runner, sessions, records, db, *more):
-    return runner.invoke(
-        cli,
-        [
-            "audit",
-            str(sessions),
-            "--accounts",
-            str(records / "accounts.jsonl"),
-            "--ledger",
-            str(records / "ledger.jsonl"),
-            "--platform-config",
-            str(records / "config.jsonl"),
-            "--format",
-            "jsonl",
-            "--db",
-            db,
-            *more,
-        ],
-    )
 
 
 def _signals(result) -> set[tuple[str, str]]:
