@@ -31,13 +31,13 @@ from compliance.logs.platform_records import (
 )
 from compliance.logs.reader import (
     MAX_LINE_BYTES,
-    TOO_DEEP,
     LongLine,
     Reject,
     UnreadableRest,
     check_cash,
     iter_lines_at,
     parsed_duplicate_key,
+    typed_decode,
 )
 from compliance.logs.records import ID_LENGTH
 
@@ -72,14 +72,7 @@ class Record(Generic[T]):
 
 def decode(kind: str, raw: bytes) -> Any:
     """One line of format `kind`, checked; DecodeError with a one-line reason."""
-    try:
-        record = _DECODERS[kind].decode(raw)
-    except msgspec.ValidationError as exc:
-        raise DecodeError(f"invalid {kind} record: {exc}") from None
-    except msgspec.DecodeError as exc:
-        raise DecodeError(f"malformed JSON: {exc}") from None
-    except RecursionError:
-        raise DecodeError(TOO_DEEP) from None
+    record = typed_decode(_DECODERS[kind], raw, f"{kind} record")
     if kind == LEDGER:
         return _checked_event(raw, record)
     _unrepeated(raw)
@@ -89,15 +82,7 @@ def decode(kind: str, raw: bytes) -> Any:
 
 def decode_event(raw: bytes) -> LedgerEvent:
     """One ledger line, checked (`decode(LEDGER, raw)`, without the look-ups)."""
-    try:
-        event = _LEDGER.decode(raw)
-    except msgspec.ValidationError as exc:
-        raise DecodeError(f"invalid {LEDGER} record: {exc}") from None
-    except msgspec.DecodeError as exc:
-        raise DecodeError(f"malformed JSON: {exc}") from None
-    except RecursionError:
-        raise DecodeError(TOO_DEEP) from None
-    return _checked_event(raw, event)
+    return _checked_event(raw, typed_decode(_LEDGER, raw, f"{LEDGER} record"))
 
 
 def _checked_event(raw: bytes, event: LedgerEvent) -> LedgerEvent:

@@ -19,6 +19,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 import jiter
 import msgspec
@@ -78,16 +79,21 @@ def is_whole(path: str) -> bool:
     return is_stream(path) or is_gzip(path)
 
 
-def decode_session(raw: bytes) -> Session:
-    """Decode one line; raise DecodeError with a one-line reason."""
+def typed_decode(decoder: msgspec.json.Decoder, raw: bytes, what: str) -> Any:
+    """The line decoded into `decoder`'s type; DecodeError with a one-line reason."""
     try:
-        session = _decoder.decode(raw)
+        return decoder.decode(raw)
     except msgspec.ValidationError as exc:
-        raise DecodeError(f"invalid session: {exc}") from None
+        raise DecodeError(f"invalid {what}: {exc}") from None
     except msgspec.DecodeError as exc:
         raise DecodeError(f"malformed JSON: {exc}") from None
     except RecursionError:
         raise DecodeError(TOO_DEEP) from None
+
+
+def decode_session(raw: bytes) -> Session:
+    """Decode one line; raise DecodeError with a one-line reason."""
+    session: Session = typed_decode(_decoder, raw, "session")
     twice = parsed_duplicate_key(raw)
     if twice is not None:
         raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")

@@ -7,7 +7,7 @@ players, `see` for each ledger event, `finish` at the end.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 
 from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.agent_tables import AgentTables
@@ -29,17 +29,7 @@ class AccountSignals:
         self.agents = AgentTables(book, accounts, collect)
         self.coins = CoinTraders(book, accounts, collect)
         self.fraud = FraudFlags(book, accounts, collect)
-
-    def session(
-        self,
-        platform: str,
-        session_id: str,
-        room: str | None,
-        owner: str | None,
-        players: tuple[str, ...],
-        start: datetime,
-    ) -> None:
-        self.agents.session(platform, session_id, room, owner, players, start)
+        self.session = self.agents.session  # each session's room, owner and players
 
     def see(self, e: LedgerEvent) -> None:
         if e.device is not None or e.region is not None or e.payer is not None:

@@ -120,30 +120,26 @@ class Payments:
             (d, _whole(d.figure("age")), f"no payment under {d.text('age')}")
             for d in book.in_force("minor_payments", "nil_below", day)
         ]
-        each = [
-            (
-                d,
-                _whole(d.figure("age_from")),
-                _whole(d.figure("age_to")),
-                d.figure("yuan"),
-                f"at most {d.text('yuan')} yuan a payment at "
-                f"{d.text('age_from')} to under {d.text('age_to')}",
-            )
-            for d in book.in_force("minor_payments", "per_payment", day)
-        ]
-        month = [
-            (
-                d,
-                _whole(d.figure("age_from")),
-                _whole(d.figure("age_to")),
-                d.figure("yuan"),
-                f"at most {d.text('yuan')} yuan a month at "
-                f"{d.text('age_from')} to under {d.text('age_to')}",
-            )
-            for d in book.in_force("minor_payments", "per_month", day)
-        ]
+        each, month = (
+            self._capped(day, "per_payment", "a payment"),
+            self._capped(day, "per_month", "a month"),
+        )
         found = self._by_day[day] = (nil, each, month)
         return found
+
+    def _capped(self, day: date, rule: str, per: str):
+        """The rows of `rule` in force: each with its ages, its yuan and its boundary."""
+        return [
+            (
+                d,
+                _whole(d.figure("age_from")),
+                _whole(d.figure("age_to")),
+                d.figure("yuan"),
+                f"at most {d.text('yuan')} yuan {per} at "
+                f"{d.text('age_from')} to under {d.text('age_to')}",
+            )
+            for d in self.book.in_force("minor_payments", rule, day)
+        ]
 
     def _minor(self, e: LedgerEvent, account: Holder, day) -> None:
         assert account.birth_date is not None and e.yuan is not None

@@ -115,16 +115,21 @@ class Points:
                 continue
             for duty in self.book.in_force("point_caps", "per_day", day):
                 self.collect.seq = seq
-                b = self.collect.breach(
-                    duty,
-                    platform,
-                    f"account:{account}",
-                    month_of(day),
-                    metric="day_points",
-                    boundary=f"at most {mode.day_cap} points a day in {name}",
-                    cap=Decimal(mode.day_cap),
-                    account=account,
-                )
+                b = day_cap_breach(self.collect, duty, platform, account, day, mode.day_cap, name)
                 b.see(Decimal(total), event(id, at, "settlement", None, units))
                 b.form = (DAY_POINTS, {"mode": name})
         self.days.clear()
+
+
+def day_cap_breach(collect, duty, platform: str, account: str, day, cap: int, mode: str):
+    """An account's day over a mode's per-day cap, as check 10 reports it (ledger or rounds)."""
+    return collect.breach(
+        duty,
+        platform,
+        f"account:{account}",
+        month_of(day),
+        metric="day_points",
+        boundary=f"at most {cap} points a day in {mode}",
+        cap=Decimal(cap),
+        account=account,
+    )

@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from compliance.domain.duties.calendar import local_day, month_of
 from compliance.domain.duties.collect import Collector, event
+from compliance.domain.duties.points import day_cap_breach
 from compliance.domain.duties.rows import DutyBook
 from compliance.domain.duties.sitting import Sitting
 from compliance.domain.findings import DutyEvent
@@ -92,15 +93,6 @@ class RoundPoints:
             if mode.day_cap is None or total <= mode.day_cap:
                 continue
             for duty in self.book.in_force(CHECK, "session_day", day):
-                b = self.collect.breach(
-                    duty,
-                    platform,
-                    f"account:{account}",
-                    month_of(day),
-                    metric="day_points",
-                    boundary=f"at most {mode.day_cap} points a day in {game}",
-                    cap=Decimal(mode.day_cap),
-                    account=account,
-                )
+                b = day_cap_breach(self.collect, duty, platform, account, day, mode.day_cap, game)
                 b.see(Decimal(total), self.first[(platform, account, game, day)])
                 b.detail = f"{b.count} days over the cap in {game} (largest {b.value} points)"
