@@ -206,9 +206,16 @@ def main() -> None:
     parser.add_argument(
         "--engine-sessions",
         type=int,
-        default=200,
         metavar="N",
-        help="sessions of each game for the engines' rounds/s (0: skip)",
+        help="sessions of each game for the engines' rounds/s (default: from --engine-budget; "
+        "0: skip)",
+    )
+    parser.add_argument(
+        "--engine-budget",
+        type=float,
+        default=2.0,
+        metavar="S",
+        help="CPU seconds of in-process replay each engine's log is sized to (bench/games.py)",
     )
     parser.add_argument(
         "--store-sizes",
@@ -234,8 +241,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     results = {} if args.skip_stages else stages(args)
-    if args.engine_sessions:
-        rates = engine_rates(args.engine_sessions, args.runs)
+    if args.engine_sessions != 0:
+        rates = engine_rates(args.engine_sessions, args.runs, args.engine_budget)
         print_rates(rates)
         results["engines"] = {r.code: r.settle_cli for r in rates}
     if args.store_sizes:

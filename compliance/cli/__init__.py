@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator, MutableMapping
+from importlib import import_module
 
 import click
 
@@ -22,8 +24,102 @@ from compliance.reporting.cells import printable
 DEBUG_VAR = "COMPLIANCE_DEBUG"
 
 
+COMMANDS: dict[str, tuple[str, str]] = {
+    "audit": ("audit:audit", "Audit session logs (.jsonl or .jsonl.gz) and store the run."),
+    "db": ("db:db", "Create, migrate and seed the threshold database."),
+    "demo": (
+        "demo:demo",
+        "Simulate a few hundred sessions, audit them, and summarise what was found.",
+    ),
+    "evidence": ("evidence:evidence", "Hand over the evidence behind the findings on SUBJECT."),
+    "games": ("games:games", "Evaluate hands and settle rounds of the supported games."),
+    "logs": (
+        "logs:logs",
+        "The stakelog/1 session-log format, and accounts/1, ledger/1, platform-config/1.",
+    ),
+    "report": (
+        "report:report",
+        "Report on stored audit results: one run, or every run's sessions in a date range.",
+    ),
+    "review": ("review:review", "Give findings a review status, and list and show them."),
+    "rules": ("rules:rules", "List, check, compare, import and export the threshold data."),
+    "simulate": (
+        "simulate:simulate",
+        "Write simulated stakelog/1 sessions from really shuffled decks.",
+    ),
+    "trail": (
+        "review:trail",
+        "The one change trail: rules, waivers and reviews (`rules verify`, `rules history`).",
+    ),
+    "waive": (
+        "review:waive",
+        "Waive the findings of a scope, dated from --from to --until (both included).",
+    ),
+    "waivers": ("review:waivers", "List, show and revoke waivers."),
+    "whatif": (
+        "whatif:whatif",
+        "Re-classify the stored sessions under changed rules and list every tier that changes.",
+    ),
+}
+"""Each command's module (under compliance.cli) and object, and the first paragraph of its
+help, which `compliance --help` lists: a command's module is imported only when it is run
+(or its own help asked for), so `games settle` starts without SQLAlchemy, Jinja2 or
+matplotlib. tests/cli/test_startup.py holds the summaries to the commands' help."""
+
+
+class LazyCommands(MutableMapping[str, click.Command]):
+    """懒加载: the root's commands by name, each module imported on first access."""
+
+    def __init__(self, specs: dict[str, tuple[str, str]]):
+        self.specs = specs
+        self.loaded: dict[str, click.Command] = {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self.loaded:
+            if name not in self.specs:
+                raise KeyError(name)
+            module, _, attr = self.specs[name][0].partition(":")
+            try:
+                self.loaded[name] = getattr(import_module(f"compliance.cli.{module}"), attr)
+            except KeyboardInterrupt:  # as compliance.__main__ says while compliance.cli loads
+                click.echo("interrupted", err=True)
+                raise click.exceptions.Exit(ExitCode.INTERRUPTED) from None
+        return self.loaded[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self.loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        self.specs.pop(name, None)
+        del self.loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**dict.fromkeys(self.specs), **dict.fromkeys(self.loaded)})
+
+    def __len__(self) -> int:
+        return len(self.specs.keys() | self.loaded.keys())
+
+    def summary(self, name: str) -> click.Command:
+        """The command if loaded, else a stand-in with its summary as help (for listing)."""
+        if name in self.loaded or name not in self.specs:
+            return self[name]
+        return click.Command(name, help=self.specs[name][1])
+
+
 class Root(click.Group):
-    """Turns our errors into one-line messages; no traceback reaches a user."""
+    """Turns our errors into one-line messages; no traceback reaches a user. Its commands'
+    modules load when a command is run, not to list them (COMMANDS)."""
+
+    commands: LazyCommands
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        listed = [(name, self.commands.summary(name)) for name in self.list_commands(ctx)]
+        commands = [(name, cmd) for name, cmd in listed if not cmd.hidden]
+        if commands:
+            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+            rows = [(name, cmd.get_short_help_str(limit)) for name, cmd in commands]
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -58,38 +154,7 @@ def cli() -> None:
     """
 
 
-def _register() -> None:
-    from compliance.cli import (
-        audit,
-        db,
-        demo,
-        evidence,
-        games,
-        logs,
-        report,
-        review,
-        rules,
-        simulate,
-        whatif,
-    )
-
-    cli.add_command(audit.audit)
-    cli.add_command(db.db)
-    cli.add_command(games.games)
-    cli.add_command(logs.logs)
-    cli.add_command(simulate.simulate)
-    cli.add_command(demo.demo)
-    cli.add_command(rules.rules)
-    cli.add_command(whatif.whatif)
-    cli.add_command(report.report)
-    cli.add_command(review.waive)
-    cli.add_command(review.waivers)
-    cli.add_command(review.review)
-    cli.add_command(review.trail)
-    cli.add_command(evidence.evidence)
-
-
-_register()
+cli.commands = LazyCommands(COMMANDS)
 
 
 def main() -> None:

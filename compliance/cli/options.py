@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from compliance.domain.pseudonym import Pseudonyms
-from compliance.service_layer.bootstrap import existing_database, unit_of_work_factory
-from compliance.service_layer.unit_of_work import Store, UnitOfWork, UnitOfWorkFactory
+
+if TYPE_CHECKING:  # the database's modules load when a command opens it, not at start-up
+    from compliance.service_layer.unit_of_work import Store, UnitOfWork, UnitOfWorkFactory
 
 MAX_ROW_ID = 2**31 - 1
 """The largest key a stored row can have (PostgreSQL's `integer`); SQLite's go further."""
@@ -36,6 +39,8 @@ def open_store(db_url: str | None, migrate: bool = True) -> Store:
     """A unit-of-work factory on the database (migrated on first use, unless told not to),
     whose pooled connections close when the command ends (an in-process caller, such as
     a test's CliRunner, would otherwise keep them until the collector runs)."""
+    from compliance.service_layer.bootstrap import unit_of_work_factory
+
     store = unit_of_work_factory(db_url, set_up=migrate)
     ctx = click.get_current_context(silent=True)
     engine = getattr(store, "engine", None)
@@ -47,6 +52,8 @@ def open_store(db_url: str | None, migrate: bool = True) -> Store:
 def stored_store(db_url: str | None) -> Store:
     """Units of work on a database that must exist already: a command that only reads it
     says so where a SQLite file is missing, and makes none."""
+    from compliance.service_layer.bootstrap import existing_database
+
     return open_store(existing_database(db_url))
 
 

@@ -6,13 +6,15 @@ import json
 import os
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from compliance.domain.tiers import TIER_CODES
 from compliance.reporting.cells import display_width, pad
-from compliance.service_layer.audit import AuditSummary
+
+if TYPE_CHECKING:
+    from compliance.service_layer.audit import AuditSummary
 
 
 def table(rows: Sequence[Sequence[str]]) -> str:

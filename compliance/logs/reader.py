@@ -25,7 +25,6 @@ import jiter
 import msgspec
 
 from compliance.errors import DecodeError
-from compliance.logs.distinct_keys import keys_distinct
 from compliance.logs.records import ID_LENGTH, Session, SessionId
 from compliance.streams import BOM, is_gzip_file, is_stream, open_log
 
@@ -146,9 +145,13 @@ def parsed_duplicate_key(raw: bytes) -> str | None:
     """`duplicate_key` of a line a JSON decoder has accepted: a long one is proven free
     of repeats in numpy (`distinct_keys`), without building its objects; a short one
     by jiter, whose parse costs less there (a 9 kB 斗牛 line: 137 µs against numpy's
-    241; a 75 kB 升级 line: 1,860 against 809; docs/performance.md)."""
-    if len(raw) >= NUMPY_PROOF_FROM and keys_distinct(raw):
-        return None
+    241; a 75 kB 升级 line: 1,860 against 809; docs/performance.md). numpy loads with the
+    first long line, so a log of short ones starts without it."""
+    if len(raw) >= NUMPY_PROOF_FROM:
+        from compliance.logs.distinct_keys import keys_distinct
+
+        if keys_distinct(raw):
+            return None
     return duplicate_key(raw)
 
 

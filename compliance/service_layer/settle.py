@@ -17,7 +17,7 @@ import msgspec
 
 from compliance.domain.rounds import RoundResult
 from compliance.errors import ConfigError, DecodeError
-from compliance.games import NAMES_ZH, game_codes, get_game
+from compliance.games import game_codes, get_game, names_zh
 from compliance.logs.reader import Reject, sessions_in
 from compliance.logs.records import Player, Session, Variant
 from compliance.streams import read_all
@@ -39,7 +39,8 @@ class GameRow:
 
 def list_games() -> list[GameRow]:
     """游戏: the games this tool replays, by code."""
-    return [GameRow(code, NAMES_ZH.get(code, ""), get_game(code).name_en) for code in game_codes()]
+    zh = names_zh()
+    return [GameRow(code, zh.get(code, ""), get_game(code).name_en) for code in game_codes()]
 
 
 def describe_hand(

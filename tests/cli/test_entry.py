@@ -6,15 +6,19 @@ import subprocess
 import sys
 from importlib.metadata import entry_points
 
+import pytest
+
 from compliance.__main__ import INTERRUPTED
 from compliance.cli.exit_codes import ExitCode
 
 INTERRUPT_ON_IMPORT = """
 import sys
 
+MODULE = sys.argv.pop(1)
+
 class Interrupt:
     def find_spec(self, name, path=None, target=None):
-        if name == "compliance.cli.audit":
+        if name == MODULE:
             raise KeyboardInterrupt
         return None
 
@@ -24,9 +28,17 @@ main()
 """
 
 
-def test_ctrl_c_while_the_modules_load_is_one_line_and_exit_130():
+@pytest.mark.parametrize(
+    ("module", "args"),
+    [
+        ("compliance.cli.exit_codes", ["--version"]),  # the root, loaded before click runs
+        ("compliance.cli.audit", ["audit", "--help"]),  # a command's, loaded when it is run
+        ("sqlalchemy", ["db", "--help"]),
+    ],
+)
+def test_ctrl_c_while_the_modules_load_is_one_line_and_exit_130(module, args):
     done = subprocess.run(
-        [sys.executable, "-c", INTERRUPT_ON_IMPORT, "--version"],
+        [sys.executable, "-c", INTERRUPT_ON_IMPORT, module, *args],
         capture_output=True,
         text=True,
         timeout=60,

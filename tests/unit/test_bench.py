@@ -16,8 +16,15 @@ def test_timed_counts_this_process_and_finished_children():
 def test_engine_rate_times_games_settle_on_a_log_and_on_one_session(tmp_path, capsys):
     rate = games.engine_rate("douniu", 3, 1, str(tmp_path))
     assert rate.code == "douniu" and rate.rounds > 0 and rate.replay > 0
-    games.print_rates([rate])
-    assert "douniu" in capsys.readouterr().out
+    games.print_rates([rate], calibrated=0.5)
+    out = capsys.readouterr().out
+    assert "douniu" in out and "host calibration: 0.500 s CPU" in out
+    assert rate.sessions == 3 and rate.startup[1] <= rate.startup[0] <= rate.startup[2]
+
+
+def test_a_games_log_is_sized_from_its_pilot_replay(tmp_path):
+    short, longer = (games.sessions_for("paigow", s, str(tmp_path)) for s in (0.01, 0.1))
+    assert games.PILOT_SESSIONS <= short < longer <= games.MAX_SESSIONS
 
 
 def test_daily_audits_build_stores_once_and_time_each(tmp_path, monkeypatch, capsys):
