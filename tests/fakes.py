@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from compliance.domain.duties.rows import DutyBook
 from compliance.domain.ruleedit import overlay
 from compliance.domain.rules import RuleBook
 
@@ -145,6 +146,11 @@ class FakeDuties:
     def save(self, book, actor, reason):
         self.book = book
         return len(book.duties), 0
+
+    def delete(self, ids, actor, reason):
+        kept = [d for d in self.book.duties if d.id not in ids]
+        deleted, self.book = len(self.book.duties) - len(kept), DutyBook(kept)
+        return deleted
 
     def load(self):
         return self.book

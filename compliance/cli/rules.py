@@ -265,14 +265,22 @@ def _as_date(text: str) -> date | None:
 )
 @click.option("--reason", required=True, help="Why: recorded in the change trail.")
 @click.option("--actor", help="Who: recorded in the change trail (default: $USER).")
+@click.option(
+    "--delete-absent",
+    is_flag=True,
+    help="Delete the stored duty rows that the duties.toml files do not name (each "
+    "deletion in the change trail); rule rows are never deleted.",
+)
 @db_option
-def import_(files, reason, actor, db_url) -> None:
+def import_(files, reason, actor, delete_absent, db_url) -> None:
     """Validate rule files and store their rows, in the change trail.
 
     Rows replace the stored rows with the same id; rows the files do not name
     stay. Nothing is stored if a row is malformed, lacks its source, or brings
     a fault that `rules check` finds. A duties.toml (the platform's duty rows,
-    as `rules export` writes it) is checked and stored the same way.
+    as `rules export` writes it) is checked and stored the same way; with
+    --delete-absent it is the whole of the duty rows, and the stored rows it
+    does not name are deleted (each listed as `- duties ID`).
 
     \b
     Example:
@@ -282,7 +290,7 @@ def import_(files, reason, actor, db_url) -> None:
     An edited duty row:
       compliance rules import /tmp/rules/duties.toml --reason "guest hour reread"
     """
-    result = svc.import_files(lazy_store(db_url)(), list(files), reason, actor)
+    result = svc.import_files(lazy_store(db_url)(), list(files), reason, actor, delete_absent)
     for change in result.changes:
         click.echo("\n".join(change.lines()))
     click.echo(f"imported {plural(len(files), 'file')}: {summarise(result.changes)}")

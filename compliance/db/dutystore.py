@@ -7,11 +7,11 @@ added or changed gets its trail entry, and `rules verify` covers the table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, and_, func, insert, select
+from sqlalchemy import Connection, and_, delete, func, insert, select
 
 from compliance.db import trail
 from compliance.db.duty_models import DutyFindingRow, DutyRow
@@ -56,6 +56,14 @@ class SqlDutiesRepository:
         with trail.recording(self.conn, [DUTIES], actor, reason) as changed:
             upsert(self.conn, DUTIES, [_row(d) for d in book.duties])
         return changed[(DUTIES.name, "insert")], changed[(DUTIES.name, "update")]
+
+    def delete(self, ids: Collection[str], actor: str | None, reason: str) -> int:
+        """Delete the rows of these ids, each deletion in the trail; how many were deleted."""
+        if not ids:
+            return 0
+        with trail.recording(self.conn, [DUTIES], actor, reason) as changed:
+            self.conn.execute(delete(DUTIES).where(DUTIES.c.id.in_(sorted(ids))))
+        return changed[(DUTIES.name, "delete")]
 
     def load(self) -> DutyBook:
         rows = self.conn.execute(select(DUTIES).order_by(DUTIES.c.id)).mappings()

@@ -106,7 +106,8 @@ def recording(
     reason: str = "",
     where: Mapping[str, ColumnElement[bool]] | None = None,
 ) -> Iterator[Counter]:
-    """Append an entry for every row the block adds or changes; none when nothing changed.
+    """Append an entry for every row the block adds, changes or deletes (`delete`, with no
+    `after`); none when nothing changed.
 
     `where` limits, by table name, the rows compared to those the block may touch (a
     review changes one row of many). Yields a Counter that, after the block, holds the
@@ -142,11 +143,15 @@ def recording(
                 )
     for t in tables:
         old = before[t.name]
-        for key, row in snapshot(conn, t, limits.get(t.name)).items():
+        now = snapshot(conn, t, limits.get(t.name))
+        for key, row in now.items():
             if old.get(key) != row:
                 action = "insert" if key not in old else "update"
                 changed[(t.name, action)] += 1
                 entries.append(_entry(at, who, reason, action, t.name, key, old.get(key), row))
+        for key in old.keys() - now.keys():
+            changed[(t.name, "delete")] += 1
+            entries.append(_entry(at, who, reason, "delete", t.name, key, old[key], None))
     for entry in entries:
         entry["prev_hash"] = prev
         entry["hash"] = prev = entry_hash(prev, entry)

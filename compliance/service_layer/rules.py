@@ -20,7 +20,7 @@ from compliance.domain.rulecheck import Problem, check_book
 from compliance.domain.rulediff import Change, diff_books, diff_dates
 from compliance.domain.ruleedit import overlay
 from compliance.domain.rules import RuleBook
-from compliance.errors import RulesError
+from compliance.errors import BadValueError, RulesError
 from compliance.service_layer.duties import ensure_duties
 from compliance.service_layer.seeding import stored_rules
 from compliance.service_layer.unit_of_work import UnitOfWork
@@ -141,7 +141,11 @@ class ImportResult:
 
 
 def import_files(
-    uow: UnitOfWork, paths: list[Path], reason: str, actor: str | None = None
+    uow: UnitOfWork,
+    paths: list[Path],
+    reason: str,
+    actor: str | None = None,
+    delete_absent: bool = False,
 ) -> ImportResult:
     """Validate rule files against the stored book and store their rows, with a trail entry each.
 
@@ -151,11 +155,15 @@ def import_files(
     A duties.toml (the platform's duty rows) is checked as `rules check` checks it and
     its rows stored over the stored duties (seeded from data/ on first use, as every
     reader of them does); rule files and duty rows are stored together or not at all.
+    With `delete_absent` the stored duty rows that no duties file names are deleted
+    (each deletion a trail entry): the files are then the whole of the duty rows.
     """
     if not reason.strip():
         raise RulesError("an import needs a reason (--reason)")
     docs = _documents(expand(paths))
     duty_docs = [(p, doc) for p, doc in docs if dutydata.is_duties_doc(doc)]
+    if delete_absent and not duty_docs:
+        raise BadValueError("--delete-absent deletes duty rows: give a duties.toml")
     rule_docs = [(p, doc) for p, doc in docs if not dutydata.is_duties_doc(doc)]
     duties = _duty_patch(duty_docs)
     if rule_docs:
@@ -166,6 +174,10 @@ def import_files(
     with uow:
         stored = ensure_duties(uow, actor) if duty_docs else DutyBook()
         merged = overlay_duties(stored, duties)
+        named = {d.id for d in duties.duties}
+        absent = {d.id for d in stored.duties if d.id not in named} if delete_absent else set()
+        if absent:
+            merged = DutyBook([d for d in merged.duties if d.id not in absent])
         known_duties = set(stored.problems())
         problems = [p for p in merged.problems() if p not in known_duties]
         if problems:
@@ -174,6 +186,7 @@ def import_files(
             counts = uow.rules.save(save_rules, actor, reason)
         if duty_docs:
             counts["duties"] = uow.duties.save(duties, actor, reason)
+            uow.duties.delete(absent, actor, reason)
         uow.commit()
     return ImportResult(changes + diff_duties(stored, merged), counts)
 

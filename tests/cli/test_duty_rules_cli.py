@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from compliance.cli import cli
 from compliance.domain.duties.rows import CHECKS
 from compliance.dutydata import load_duties
+from compliance.resources import data_dir
 
 SHIPPED = load_duties().duties
 
@@ -182,3 +183,57 @@ def test_a_rule_file_and_a_bad_duty_file_are_stored_together_or_not_at_all(run, 
     assert result.exit_code == 1
     assert "figures.minutes: nan is not a finite number" in result.stderr
     assert run("rules", "diff", "db", changed).stdout.splitlines()[0].startswith("~ bands ")
+
+
+def without(path: Path, duty_id: str) -> Path:
+    """The duties file less the row of `duty_id`."""
+    head, *rows = path.read_text(encoding="utf-8").split("[[duty]]")
+    kept = [r for r in rows if f'id = "{duty_id}"' not in r]
+    assert len(kept) == len(rows) - 1
+    target = path.with_name("fewer") / "duties.toml"
+    target.parent.mkdir(exist_ok=True)
+    target.write_text("[[duty]]".join([head, *kept]), encoding="utf-8")
+    return target
+
+
+def test_rows_a_duties_file_lacks_stay_unless_deleted_each_in_the_trail(run, exported):
+    path = without(exported, "guest-hour-2019")
+    kept = run("rules", "import", path, "--reason", "a partial file")
+    assert (kept.exit_code, kept.stdout) == (0, "imported 1 file: 0 added, 0 removed, 0 changed\n")
+    entries = int(run("rules", "verify").stdout.split()[2])
+    result = run(
+        "rules",
+        "import",
+        path,
+        "--reason",
+        "guest hour repealed",
+        "--actor",
+        "li",
+        "--delete-absent",
+    )
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "- duties guest-hour-2019\nimported 1 file: 0 added, 1 removed, 0 changed\n",
+    )
+    verified = run("trail", "verify")
+    assert (verified.exit_code, verified.stdout.endswith(" rows: intact\n")) == (0, True)
+    assert verified.stdout.startswith(f"trail of {entries + 1} entries over ")
+    last = run("rules", "history", "--limit", "1").stdout.splitlines()[1].split()
+    assert last[2:6] == ["li", "delete", "platform_duties", "guest-hour-2019"]
+    assert "guest hour repealed" in run("rules", "history", "--limit", "1").stdout
+    again = exported.parent.parent / "again"
+    assert run("rules", "export", "-o", again).exit_code == 0
+    assert 'id = "guest-hour-2019"' not in (again / "duties.toml").read_text(encoding="utf-8")
+    back = run("rules", "import", exported, "--reason", "restored", "--delete-absent")
+    assert back.stdout.startswith("+ duties guest-hour-2019\n")
+    assert back.stdout.endswith("imported 1 file: 1 added, 0 removed, 0 changed\n")
+    assert run("rules", "verify").exit_code == 0
+
+
+def test_delete_absent_without_a_duties_file_is_a_usage_error_and_stores_nothing(run):
+    rules = data_dir() / "games.toml"
+    entries = run("rules", "verify").stdout
+    result = run("rules", "import", rules, "--reason", "no duties", "--delete-absent")
+    assert result.exit_code == 2
+    assert result.stderr.endswith("Error: --delete-absent deletes duty rows: give a duties.toml\n")
+    assert run("rules", "verify").stdout == entries
