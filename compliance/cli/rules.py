@@ -271,8 +271,11 @@ def _as_date(text: str) -> date | None:
     help="Delete the stored duty rows that the duties.toml files do not name (each "
     "deletion in the change trail); rule rows are never deleted.",
 )
+@click.option(
+    "--dry-run", is_flag=True, help="Check the files and list the changes; store nothing."
+)
 @db_option
-def import_(files, reason, actor, delete_absent, db_url) -> None:
+def import_(files, reason, actor, delete_absent, dry_run, db_url) -> None:
     """Validate rule files and store their rows, in the change trail.
 
     Rows replace the stored rows with the same id; rows the files do not name
@@ -280,7 +283,8 @@ def import_(files, reason, actor, delete_absent, db_url) -> None:
     a fault that `rules check` finds. A duties.toml (the platform's duty rows,
     as `rules export` writes it) is checked and stored the same way; with
     --delete-absent it is the whole of the duty rows, and the stored rows it
-    does not name are deleted (each listed as `- duties ID`).
+    does not name are deleted (each listed as `- duties ID`). --dry-run lists
+    the changes an import would make and stores none.
 
     \b
     Example:
@@ -290,10 +294,13 @@ def import_(files, reason, actor, delete_absent, db_url) -> None:
     An edited duty row:
       compliance rules import /tmp/rules/duties.toml --reason "guest hour reread"
     """
-    result = svc.import_files(lazy_store(db_url)(), list(files), reason, actor, delete_absent)
+    store = lazy_store(db_url)()
+    result = svc.import_files(store, list(files), reason, actor, delete_absent, dry_run)
     for change in result.changes:
         click.echo("\n".join(change.lines()))
-    click.echo(f"imported {plural(len(files), 'file')}: {summarise(result.changes)}")
+    done = "would import" if dry_run else "imported"
+    stored = " (a dry run: nothing stored)" if dry_run else ""
+    click.echo(f"{done} {plural(len(files), 'file')}: {summarise(result.changes)}{stored}")
 
 
 @rules.command("export")

@@ -146,6 +146,7 @@ def import_files(
     reason: str,
     actor: str | None = None,
     delete_absent: bool = False,
+    dry_run: bool = False,
 ) -> ImportResult:
     """Validate rule files against the stored book and store their rows, with a trail entry each.
 
@@ -157,6 +158,7 @@ def import_files(
     reader of them does); rule files and duty rows are stored together or not at all.
     With `delete_absent` the stored duty rows that no duties file names are deleted
     (each deletion a trail entry): the files are then the whole of the duty rows.
+    A `dry_run` checks and lists the same changes and stores none of them.
     """
     if not reason.strip():
         raise RulesError("an import needs a reason (--reason)")
@@ -187,7 +189,8 @@ def import_files(
         if duty_docs:
             counts["duties"] = uow.duties.save(duties, actor, reason)
             uow.duties.delete(absent, actor, reason)
-        uow.commit()
+        if not dry_run:
+            uow.commit()
     return ImportResult(changes + diff_duties(stored, merged), counts)
 
 

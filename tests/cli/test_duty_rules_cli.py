@@ -201,6 +201,15 @@ def test_rows_a_duties_file_lacks_stay_unless_deleted_each_in_the_trail(run, exp
     kept = run("rules", "import", path, "--reason", "a partial file")
     assert (kept.exit_code, kept.stdout) == (0, "imported 1 file: 0 added, 0 removed, 0 changed\n")
     entries = int(run("rules", "verify").stdout.split()[2])
+    dry = run("rules", "import", path, "--reason", "r", "--delete-absent", "--dry-run")
+    assert (dry.exit_code, dry.stdout) == (
+        0,
+        "- duties guest-hour-2019\n"
+        "would import 1 file: 0 added, 1 removed, 0 changed (a dry run: nothing stored)\n",
+    )
+    assert int(run("rules", "verify").stdout.split()[2]) == entries
+    shown = run("rules", "show", "platform", "--as-of", "2020-01-01", "--format", "json")
+    assert "guest-hour-2019" in shown.stdout
     result = run(
         "rules",
         "import",
