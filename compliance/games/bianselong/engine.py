@@ -94,12 +94,14 @@ class Bianselong(Engine):
                     f"round {index}: {player} is dealt {size} cards, not {opts.hand_size}"
                 )
         problems = deck_breaches(index, len(order), deal.decks, opts)
-        problems += [
-            f"round {index}: {p} is out (penalty total {totals[p]}) but is dealt in"
-            for p in order
-            if totals[p] >= opts.out_at
-        ]
-        issues = [Integrity(index, ILLEGAL_ACTION, text) for text in problems]
+        out_at = opts.out_at
+        if any(totals[p] >= out_at for p in order):
+            problems += [
+                f"round {index}: {p} is out (penalty total {totals[p]}) but is dealt in"
+                for p in order
+                if totals[p] >= out_at
+            ]
+        issues = [Integrity(index, ILLEGAL_ACTION, text) for text in problems] if problems else []
         played = fast_deal(opts, order, deal.hands, deal.starter, deal.decks, deal.plays, values)
         if played is None:  # a breach or an impossible play: `Table` words it
             played = self._play_out(index, deal, order, opts, issues)
@@ -109,10 +111,11 @@ class Bianselong(Engine):
         deltas = settle_penalties(winner, penalties, opts.stake_per_point)
         for player, points in penalties.items():
             totals[player] += points
-        mismatch = compare_claims(index, deltas, deal.claimed)
-        if mismatch:
-            issues.append(mismatch)
-        if deal.penalties is not None:
+        if deal.claimed != deltas:  # equal dicts: no claim to compare
+            mismatch = compare_claims(index, deltas, deal.claimed)
+            if mismatch:
+                issues.append(mismatch)
+        if deal.penalties is not None and deal.penalties != penalties:
             issues += self._check_penalties(index, penalties, deal.penalties)
         stakes = dict.fromkeys(order, opts.stake_per_point)
         return RoundResult(index, deltas, stakes, rake=deal.rake, issues=issues)

@@ -21,6 +21,9 @@ from compliance.games.bianselong.table import card_points
 
 RANK: dict[str, str] = {c: cards.rank_of(c) for c in cards.ALL_CARDS}
 SUIT: dict[str, str | None] = {c: cards.suit_of(c) for c in cards.ALL_CARDS}
+RANK_SUIT: dict[str, tuple[str, str | None]] = {c: (RANK[c], SUIT[c]) for c in cards.ALL_CARDS}
+_END = object()
+_FULL_STOCK: dict[int, dict[str, int]] = {}  # decks → every card of the deck, so often
 
 
 def points_table(opts: BianselongOptions) -> dict[str, int]:
@@ -38,10 +41,14 @@ def fast_deal(
     points: Mapping[str, int],
 ) -> tuple[str | None, dict[str, int]] | None:
     """(winner, penalty points) of a deal without breaches; None where `Table` has something to say."""
-    stock: dict[str, int] = dict.fromkeys(cards.STANDARD_52, decks)
+    full = _FULL_STOCK.get(decks)
+    if full is None:
+        full = _FULL_STOCK[decks] = dict.fromkeys(cards.STANDARD_52, decks)
+    stock = full.copy()
     if not stock.get(starter):
         return None
     stock[starter] -= 1
+    in_stock = 52 * decks - 1
     hands: dict[str, dict[str, int]] = {}
     held: dict[str, int] = {}
     for p in order:
@@ -54,53 +61,48 @@ def fast_deal(
             hand[c] = hand.get(c, 0) + 1
         hands[p] = hand
         held[p] = len(dealt[p])
-    in_stock = sum(stock.values())
+        in_stock -= len(dealt[p])
     discard = [starter]
-    top = starter
-    named: str | None = SUIT[starter] if RANK[starter] == "J" else None
+    # what a card must match: the top's rank, and its suit or the suit a J on top names
+    top_rank, top_suit = RANK_SUIT[starter]
     position: dict[str, int] = {}
     for i, p in enumerate(order):
         position.setdefault(p, i)
     n_seats = len(order)
-    direction, turn, pending_draw, pending_skip = 1, -1, 0, False
+    direction, turn, pending_draw, pending_skip = 1, 0, 0, False
+    due: str | None = None
     winner: str | None = None
     last = starter
     seven_draw, stuck_draw, after_draw = opts.seven_draw, opts.stuck_draw, opts.play_after_draw
-    for play in plays:
+    rank_suit = RANK_SUIT
+    it = iter(plays)
+    for play in it:
         p = play.player
-        card: str | None = play.card
-        if winner is not None or p not in hands or (turn >= 0 and p != order[turn]):
+        if p != due and (due is not None or p not in hands):
             return None
         turn = position[p]
+        card = play.card
         drawn = play.draw
         hand = hands[p]
         if pending_draw:
             if card is not None and not drawn:
-                if RANK.get(card) != "7":
+                if rank_suit[card][0] != "7":
                     return None
             else:
-                need = min(pending_draw, in_stock + len(discard) - 1)
-                if card is not None or len(drawn) != need:
+                if card is not None or len(drawn) != min(pending_draw, in_stock + len(discard) - 1):
                     return None
                 pending_draw = 0
         elif pending_skip:
             pending_skip = False
-            if (card is not None or drawn) and (drawn or RANK.get(card or "") != "8"):
+            if drawn or (card is not None and rank_suit[card][0] != "8"):
                 return None
         else:
-            top_rank = RANK[top]
             if drawn or card is None:
                 could = False
                 for c, k in hand.items():
                     if k:
-                        rank = RANK[c]
-                        if (
-                            top_rank != "J"
-                            if rank == "J"
-                            else SUIT[c] == named
-                            if top_rank == "J"
-                            else rank == top_rank or SUIT[c] == SUIT[top]
-                        ):
+                        rank, suit = rank_suit[c]
+                        if top_rank != "J" if rank == "J" else rank == top_rank or suit == top_suit:
                             could = True
                             break
                 if not drawn:  # a pass: only when nothing can be played or drawn
@@ -113,57 +115,60 @@ def fast_deal(
                 ):
                     return None
             if card is not None:
-                rank = RANK[card]
-                if not (
-                    top_rank != "J"
-                    if rank == "J"
-                    else SUIT.get(card) == named
-                    if top_rank == "J"
-                    else rank == top_rank or SUIT.get(card) == SUIT[top]
-                ):
+                rank, suit = rank_suit[card]
+                if not (top_rank != "J" if rank == "J" else rank == top_rank or suit == top_suit):
                     return None
-        for c in drawn:
-            if not in_stock and len(discard) > 1:
-                stock = {}
-                for d in discard[:-1]:
-                    stock[d] = stock.get(d, 0) + 1
-                in_stock = len(discard) - 1
-                discard = discard[-1:]
-            k = stock.get(c, 0)
+        if drawn:
+            for c in drawn:
+                if not in_stock and len(discard) > 1:
+                    stock = {}
+                    for d in discard[:-1]:
+                        stock[d] = stock.get(d, 0) + 1
+                    in_stock = len(discard) - 1
+                    discard = discard[-1:]
+                k = stock.get(c, 0)
+                if not k:
+                    return None
+                stock[c] = k - 1
+                in_stock -= 1
+                hand[c] = hand.get(c, 0) + 1
+            held[p] += len(drawn)
+        if card is not None:
+            k = hand.get(card, 0)
             if not k:
                 return None
-            stock[c] = k - 1
-            in_stock -= 1
-            hand[c] = hand.get(c, 0) + 1
-            held[p] += 1
-        if card is not None:
-            if not hand.get(card):
-                return None
-            hand[card] -= 1
-            held[p] -= 1
+            hand[card] = k - 1
+            left = held[p] = held[p] - 1
             discard.append(card)
-            top = card
-            rank = RANK[card]
-            if rank == "7":
-                pending_draw += seven_draw
-            elif rank == "8":
-                pending_skip = True
-            elif rank == "A":
-                direction = -direction
-            elif rank == "J":
-                if play.suit is None and held[p]:
+            rank, suit = rank_suit[card]
+            if rank == "J":
+                named: str | None = play.suit
+                if named is None:
+                    if left:
+                        return None
+                    named = suit
+                top_rank, top_suit = rank, named
+            else:
+                if play.suit is not None:
                     return None
-                named = play.suit or SUIT[card]
-            if play.suit is not None and rank != "J":
-                return None
-            if not held[p]:
+                top_rank, top_suit = rank, suit
+                if rank == "7":
+                    pending_draw += seven_draw
+                elif rank == "8":
+                    pending_skip = True
+                elif rank == "A":
+                    direction = -direction
+            if not left:
                 winner, last = p, card
-        if winner is None:
-            turn = (turn + direction) % n_seats
+                break
+        turn = (turn + direction) % n_seats
+        due = order[turn]
     if winner is None:
         return None, dict.fromkeys(order, 0)
+    if next(it, _END) is not _END:
+        return None
     factor = opts.last_jack_multiplier if RANK[last] == "J" else 1
     return winner, {
-        p: 0 if p == winner else factor * sum(points[c] * k for c, k in hand.items())
+        p: 0 if p == winner else factor * sum([points[c] * k for c, k in hand.items()])
         for p, hand in hands.items()
     }

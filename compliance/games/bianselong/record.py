@@ -25,7 +25,7 @@ class BianselongPlay(
     player: str
     card: cards.Card | None = None
     suit: Suit | None = None
-    draw: list[cards.Card] = []
+    draw: tuple[cards.Card, ...] = ()  # a tuple: no list made for the turns that draw nothing
 
 
 class BianselongDeal(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):

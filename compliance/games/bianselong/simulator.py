@@ -51,7 +51,7 @@ def choose_play(
     if table.pending_draw:
         if playable:
             return BianselongPlay(player=player, card=rng.choice(playable))
-        return BianselongPlay(player=player, draw=stock.draw(table, table.pending_draw))
+        return BianselongPlay(player=player, draw=tuple(stock.draw(table, table.pending_draw)))
     if table.pending_skip:
         return (
             BianselongPlay(player=player, card=rng.choice(playable))
@@ -66,7 +66,7 @@ def choose_play(
         rest = Counter(cards.suit_of(c) for c in table.hands[player].elements() if c != card)
         suit = rest.most_common(1)[0][0] if rest else cards.suit_of(card)
         return BianselongPlay(player=player, card=card, suit=suit if is_suit(suit) else None)
-    return BianselongPlay(player=player, draw=stock.draw(table, table.opts.stuck_draw))
+    return BianselongPlay(player=player, draw=tuple(stock.draw(table, table.opts.stuck_draw)))
 
 
 def play_out(

@@ -7,6 +7,7 @@ legal by construction and a logged one is checked play by play.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from compliance.errors import DealError
@@ -180,7 +181,7 @@ class Table:
         if hand.total() == 0:
             self.winner, self.last_card = play.player, card
 
-    def _draw(self, player: str, drawn: list[cards.Card]) -> None:
+    def _draw(self, player: str, drawn: Sequence[cards.Card]) -> None:
         for card in drawn:
             if not self.stock.total() and len(self.discard) > 1:
                 self.stock = Counter(self.discard[:-1])

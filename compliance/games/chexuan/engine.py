@@ -106,10 +106,17 @@ def _contender(
 
 
 def settle_round(
-    index: int, rnd: ChexuanRound, options: ChexuanOptions, players: set[str], pool: int = 0
+    index: int,
+    rnd: ChexuanRound,
+    options: ChexuanOptions,
+    players: set[str],
+    pool: int = 0,
+    ranking: Ranking | None = None,
 ) -> tuple[RoundResult, int]:
-    """One round: betting replayed, the showdown settled, the claim compared; returns the pool too."""
-    ranking = options.ranking()
+    """One round: betting replayed, the showdown settled, the claim compared; returns the pool
+    too. `ranking` is `options.ranking()`, passed by a replay that looked it up once."""
+    if ranking is None:
+        ranking = options.ranking()
     if not _well_formed(rnd, players, ranking.deck):
         _validate(index, rnd, players, set(ranking.kinds))
     names = [s.player for s in rnd.seats]
@@ -125,12 +132,13 @@ def settle_round(
         )
     ante_in_stake = options.ante_mode == "stake"
     rooms = {s.player: s.cap - (rnd.ante if ante_in_stake else 0) for s in rnd.seats}
-    for p, room in rooms.items():
-        if room < 0:
-            issues.append(
-                Integrity(index, ILLEGAL_ACTION, f"{p}'s 簸簸 is below the 皮 {rnd.ante}", (p,))
-            )
-            rooms[p] = 0
+    if min(rooms.values()) < 0:
+        for p, room in rooms.items():
+            if room < 0:
+                issues.append(
+                    Integrity(index, ILLEGAL_ACTION, f"{p}'s 簸簸 is below the 皮 {rnd.ante}", (p,))
+                )
+                rooms[p] = 0
     deal_rounds, escape_folds = len(rnd.seats[0].cards) - 1, options.escape == "fold"
     betting = fast_betting(names, rnd.dealer, rooms, rnd.betting, deal_rounds, escape_folds)
     if betting is None:  # a breach: the reference words it
@@ -152,7 +160,7 @@ def settle_round(
             deltas = {p: -rnd.ante for p in names}
             carried = rnd.ante * len(names)
     else:
-        deltas, carried = _showdown(index, rnd, options, betting, chips, pool, issues)
+        deltas, carried = _showdown(index, rnd, options, ranking, betting, chips, pool, issues)
     result = RoundResult(
         index=index,
         deltas=deltas,
@@ -173,39 +181,41 @@ def _showdown(
     index: int,
     rnd: ChexuanRound,
     options: ChexuanOptions,
+    ranking: Ranking,
     betting: Betting,
     chips: dict[str, int],
     pool: int,
     issues: list[Integrity],
 ) -> tuple[dict[str, int], int]:
     """比大小: the players still in split and settle 尾大吃皮; folded chips go to the strongest tail."""
-    ranking = options.ranking()
     names = [s.player for s in rnd.seats]
-    live = betting.live(names)
-    seats = {s.player: s for s in rnd.seats}
+    out = betting.folded
+    live = [s for s in rnd.seats if s.player not in out]
     contenders: list[Contender] = []
     refunded: list[str] = []
     if len(live) >= 2:
         if len(rnd.seats[0].cards) != 4:
             raise DealError(f"round {index}: showdown with {len(rnd.seats[0].cards)} cards each")
-        for p in live:
-            special, sanhua = ranking.specials(seats[p].cards)
+        specials = ranking.specials
+        for seat in live:
+            special, sanhua = specials(seat.cards)
             if sanhua:
-                refunded.append(p)
+                refunded.append(seat.player)
             else:
-                contenders.append(_contender(index, seats[p], special, ranking, issues))
+                contenders.append(_contender(index, seat, special, ranking, issues))
     else:
-        contenders = [Contender(p, 0, 0, 0) for p in live]
-    folded = [p for p in names if p in betting.folded] if contenders else []
+        contenders = [Contender(s.player, 0, 0, 0) for s in live]
+    folded = [p for p in names if p in out] if contenders and out else []
     deltas = showdown_deltas(
-        {p: chips[p] for p in names if p not in refunded},
+        {p: chips[p] for p in names if p not in refunded} if refunded else dict(chips),
         contenders,
         folded,
         tail_decides=options.split_rule == "tail",
         by_head=options.settle_order == "head",
         share_by_stake=options.tie_share == "stake",
     )
-    deltas.update(dict.fromkeys(refunded, 0))
+    if refunded:
+        deltas.update(dict.fromkeys(refunded, 0))
     if options.ante_mode == "stake" or not contenders:
         return deltas, 0
     in_pot = [p for p in names if p not in refunded]
@@ -229,8 +239,9 @@ class Chexuan(Engine):
         options = self.options_for(session.variant)
         players = {p.id for p in session.players}
         pool = 0
+        ranking = options.ranking()
         for index, rnd in enumerate(decode_rounds(session.rounds, ChexuanRound), start=1):
-            result, pool = settle_round(index, rnd, options, players, pool)
+            result, pool = settle_round(index, rnd, options, players, pool, ranking)
             yield result
 
     def describe(

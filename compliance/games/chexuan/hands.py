@@ -9,10 +9,10 @@ the last digit of the points, ties broken by the single-card order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from compliance.games.card_kinds import KIND_CARDS, KIND_POINTS
 
@@ -127,7 +127,8 @@ def _ordered(a: str, b: str) -> tuple[str, str]:
 
 
 class Ranking:
-    """Strength tables for one set of ranking rules (496 pairs, 35,960 hands memoised)."""
+    """Strength tables for one set of ranking rules (496 pairs, 35,960 hands memoised,
+    the specials by kinds)."""
 
     def __init__(self, rules: RankingRules) -> None:
         self.rules = rules
@@ -151,8 +152,10 @@ class Ranking:
             a, b = pair
             self.by_cards[a, b] = self.by_cards[b, a] = two
         self._fours: dict[frozenset[str], FourCards] = {}
-        self._specials: dict[frozenset[str], tuple[int, str | None]] = {}
-        self._by_kinds: dict[tuple[str, ...], tuple[int, str | None]] = {}
+        kinds = sorted(set(self.kinds.values()))
+        weights = {kind: 1 << (3 * i) for i, kind in enumerate(kinds)}  # 3 bits: up to 7 of a kind
+        self.weight = {card: weights[kind] for card, kind in self.kinds.items()}
+        self._special_of = self._special_table(kinds, weights)
 
     def _key(self, a: str, b: str) -> tuple[str, tuple[int, ...]]:
         ka, kb = self.kinds[a], self.kinds[b]
@@ -193,17 +196,36 @@ class Ranking:
         return found
 
     def specials(self, cards: Iterable[str]) -> tuple[int, str | None]:
-        """`four(cards)`'s special rank and 三花, which hang on the cards' kinds alone."""
-        key = frozenset(cards)
-        found = self._specials.get(key)
-        if found is None:
-            kinds = sorted([self.kinds[c] for c in key])
-            found = self._by_kinds.get(tuple(kinds))
-            if found is None:
-                _, rank, sanhua = self._special(kinds)
-                found = self._by_kinds[tuple(kinds)] = (rank, sanhua)
-            self._specials[key] = found
-        return found
+        """`four(cards)`'s special rank and 三花 (of four different cards), which hang on the
+        cards' kinds alone: looked up by the sum of their kinds' weights, a count per kind."""
+        weight = self.weight
+        return self._special_of.get(sum([weight[c] for c in cards]), _ORDINARY)
+
+    def _special_table(
+        self, kinds: list[str], weights: dict[str, int]
+    ) -> dict[int, tuple[int, str | None]]:
+        """Every kind multiset with a special or a 三花, built from the hands that make
+        them (what `_special` finds by testing a hand); a multiset not here has neither."""
+
+        def key(hand: Iterable[str]) -> int | None:
+            hand = list(hand)
+            return sum(weights[k] for k in hand) if set(hand) <= weights.keys() else None
+
+        ranks: dict[int, int] = {}
+        for i, (name, option) in enumerate(SPECIALS):
+            if option in self.rules.specials:
+                for hand in SPECIAL_HANDS[name](kinds):
+                    found = key(hand)
+                    if found is not None:
+                        ranks.setdefault(found, len(SPECIALS) - i)
+        sanhua: dict[int, str] = {}
+        if self.rules.sanhua:
+            for name, need in SANHUA.items():
+                for other in kinds:
+                    found = key((*need, other))
+                    if found is not None:
+                        sanhua.setdefault(found, name)
+        return {k: (ranks.get(k, 0), sanhua.get(k)) for k in ranks.keys() | sanhua.keys()}
 
     def _four(self, cards: tuple[str, ...]) -> FourCards:
         a, b, c, d = cards
@@ -262,6 +284,23 @@ SPECIAL_TESTS = {
     "杠对": lambda k: _pair_plus(k, [("天", "人"), ("天", "黑八"), ("地", "人"), ("地", "黑八")]),
     "9对": lambda k: _pair_plus(k, [("天", "膏"), ("天", "黑七")]),
 }
+
+
+def _with_pair(combos: Iterable[Combo]) -> Callable[[list[str]], list[tuple[str, ...]]]:
+    """The hands `_pair_plus(kinds, combos)` holds for: a combo and a pair of any kind."""
+    return lambda kinds: [(x, y, z, z) for x, y in combos for z in kinds]
+
+
+SPECIAL_HANDS: dict[str, Callable[[list[str]], list[tuple[str, ...]]]] = {
+    "天皇": lambda _: [("丁", "皇", "天", "天")],
+    "地皇": lambda _: [("丁", "皇", "地", "地")],
+    "天地公子": lambda _: [("天", "天", "地", "地")],
+    "朵朵": lambda kinds: [(a, a, b, b) for a, b in combinations_with_replacement(kinds, 2)],
+    "王对": _with_pair([("天", "黑九")]),
+    "杠对": _with_pair([("天", "人"), ("天", "黑八"), ("地", "人"), ("地", "黑八")]),
+    "9对": _with_pair([("天", "膏"), ("天", "黑七")]),
+}
+_ORDINARY: tuple[int, str | None] = (0, None)
 
 
 @lru_cache(maxsize=16)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass is four times as dear to make
 class Contender:
     """A player at the showdown: special-hand rank, head and tail strength."""
 
@@ -65,6 +66,22 @@ def groups_of(ordered: Sequence[Contender], by_head: bool = False) -> list[list[
             groups[-1].append(c)
         else:
             groups.append([c])
+    return groups
+
+
+def _tail_groups(contenders: Sequence[Contender]) -> list[list[Contender]]:
+    """`groups_of(tail_order(contenders))`, each hand's key made once."""
+    keyed = sorted(
+        [((c.special, c.tail, c.head), c) for c in contenders], key=itemgetter(0), reverse=True
+    )
+    groups: list[list[Contender]] = []
+    last = None
+    for key, c in keyed:
+        if key == last:
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+            last = key
     return groups
 
 
@@ -179,7 +196,7 @@ def showdown_deltas(
                 deltas[loser] -= amount
                 deltas[p] += amount
 
-    by_tail = groups_of(tail_order(contenders))
+    by_tail = _tail_groups(contenders)
     groups = groups_of(head_order(contenders), True) if by_head else by_tail
     for i, group in enumerate(groups):
         a = group[0]

@@ -96,6 +96,8 @@ def test_specials_and_pairs_by_cards_equal_the_four_card_and_pair_tables():
         ChexuanOptions(),
         ChexuanOptions(strict_ladder=True, zero_points_ties=True, di_jiu_wang=True),
         ChexuanOptions(red_three="D3", sanhua=False, duoduo=False, gang_dui=False),
+        ChexuanOptions(huang_pairs=False, tiandi_gongzi=False, wang_dui=False, jiu_dui=False),
+        ChexuanOptions(duoduo=False, wang_dui=False, gang_dui=False, jiu_dui=False),
     ):
         ranking = options.ranking()
         cards = deck(options.red_three)
