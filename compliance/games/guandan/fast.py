@@ -98,8 +98,8 @@ class Level:
             if after is None:
                 chosen = combos.pick(self.readings(shape), node.reading, declared)
                 after = node.after[by_shape] = False if chosen is None else self._node(chosen)
-            if after is not False:
-                entry = (weight, len(cards), after, after.follow)  # type: ignore[union-attr]
+            if isinstance(after, Node):
+                entry = (weight, len(cards), after, after.follow)
         node.follow[key] = entry
         return entry
 
