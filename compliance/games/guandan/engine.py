@@ -115,22 +115,25 @@ def replay_hands(
     hands: list[GuandanHand], players: list[str], options: GuandanOptions
 ) -> Iterator[RoundResult]:
     match = Match(options)
+    per_game = options.stake_per_game
     for index, hand in enumerate(hands, 1):
         level = match.level
         clean = fast.clean_hand(hand, players, match.previous, level, options)
         if clean is None:
             seats, order, problems = checked_hand(index, hand, players, match, level, options)
+            issues = [
+                Integrity(index, ILLEGAL_ACTION, f"hand {index}: {text}", players=who)
+                for text, who in problems
+            ]
         else:
-            (seats, order), problems = clean, []
+            (seats, order), issues = clean, []
         winner, gain, passed = match.settle(seats, order)
         per_level = options.stake_per_level if hand.stake is None else hand.stake
-        amount = gain * per_level + (options.stake_per_game if passed else 0)
-        deltas = {p: amount if team(seats, p) == winner else -amount for p in seats}
-        stakes = {p: per_level + options.stake_per_game for p in seats}
-        issues = [
-            Integrity(index, ILLEGAL_ACTION, f"hand {index}: {text}", players=who)
-            for text, who in problems
-        ]
+        amount = gain * per_level + (per_game if passed else 0)
+        # seats alternate teams (team 0 first), so the winners' and losers' amounts do too
+        won = (amount, -amount) if winner == 0 else (-amount, amount)
+        deltas = dict(zip(seats, won * 2, strict=True))
+        stakes = dict.fromkeys(seats, per_level + per_game)
         if not hand.plays:
             issues.append(unplayed(index, order))
         mismatch = compare_claims(index, deltas, hand.claimed)

@@ -43,15 +43,19 @@ NEXT = tuple(
 )
 
 
+# What a play makes of a table: the cards' weight, how many, the table after and its plays.
+Entry = tuple[int, int, "Node", dict]
+
+
 class Node:
-    """A reading on the table, and what a play makes of it: by its cards (the entry: the
-    cards' weight and the table after) and by its shape (the table after)."""
+    """A reading on the table, and what a play makes of it: by its cards (the entry) and
+    by its shape (the table after)."""
 
     __slots__ = ("reading", "follow", "after")
 
     def __init__(self, reading: combos.Reading | None):
         self.reading = reading
-        self.follow: dict[Any, tuple[int, Node] | bool] = {}
+        self.follow: dict[Any, Entry | bool] = {}
         self.after: dict[Any, Node | bool] = {}
 
 
@@ -80,12 +84,12 @@ class Level:
         return rank + (1 << (SUIT_AT + 5 * "SHCD".index(card[0])))
 
     def learn(self, node: Node, key: Any, cards: tuple[str, ...], declared: str | None):
-        """The entry of a play new to this table: (cards' weight, the table after), or False."""
+        """The entry of a play new to this table (`Entry`), or False."""
         global kept
         kept += 1
         if kept > MAX_KEPT:
             _forget()
-        entry: tuple[int, Node] | bool = False
+        entry: Entry | bool = False
         read = self.read(cards)
         if read is not None:
             weight, shape = read
@@ -94,8 +98,8 @@ class Level:
             if after is None:
                 chosen = combos.pick(self.readings(shape), node.reading, declared)
                 after = node.after[by_shape] = False if chosen is None else self._node(chosen)
-            if after is not False:
-                entry = (weight, after)  # type: ignore[assignment]
+            if isinstance(after, Node):
+                entry = (weight, len(cards), after, after.follow)
         node.follow[key] = entry
         return entry
 
@@ -259,15 +263,18 @@ def _tribute(
 def _plays(
     plays: Sequence[Any], hands: list[int], seats: list[str], leader: str | None, codes: Level
 ) -> list[str] | None:
-    """出牌 as `play.Table` replays it: the finishing order, or None at the first doubt."""
-    seat_of = {p: i for i, p in enumerate(seats)}
+    """出牌 as `play.Table` replays it: the finishing order, or None at the first doubt.
+
+    A seat's cards are counted down play by play (it is out at none); whether it held what
+    it played is asked once, at the end, of the weights it played: counts only fall during
+    play, so a card played more often than held at any play is so at the end, and no field
+    can borrow from the next (27 cards at most, two of a card a play)."""
     try:
-        turn = seat_of[leader or plays[0].player]
-    except KeyError:
+        turn = seats.index(leader or plays[0].player)
+    except ValueError:
         return None
-    hands = [h + GUARD for h in hands]
     lead = table = codes.lead
-    follow = lead.follow
+    follow = opening = lead.follow
     owner = turn
     passes = 0
     need = 3  # passes that end the trick: the others still holding cards
@@ -275,56 +282,58 @@ def _plays(
     out = [0, 0]
     finished: list[int] = []
     after = NEXT[15]
+    left = [HAND_SIZE] * 4
+    spent: tuple[list[int], ...] = ([], [], [], [])
+    spend = [s.append for s in spent]
     learn = codes.learn
     rest = iter(plays)
-    try:
-        for play in rest:
-            seat = seat_of[play.player]
-            if seat != turn:
+    for play in rest:
+        if play.player != seats[turn]:
+            return None
+        cards = play.cards
+        if cards:
+            declared = play.combo
+            key = cards if declared is None else (cards, declared)
+            entry = follow.get(key)
+            if entry is None:
+                entry = learn(table, key, cards, declared)
+            if entry is False:
                 return None
-            cards = play.cards
-            if cards:
-                declared = play.combo
-                key = cards if declared is None else (cards, declared)
-                entry = follow.get(key)
-                if entry is None:
-                    entry = learn(table, key, cards, declared)
-                if entry is False:
-                    return None
-                weight, table = entry  # type: ignore[misc]
-                follow = table.follow
-                left = hands[seat] - weight
-                if left & GUARD != GUARD:
-                    return None  # a card not held
-                hands[seat] = left
-                owner, passes = seat, 0
-                if left == GUARD:
-                    finished.append(seat)
-                    live &= ~(1 << seat)
-                    active -= 1
-                    out[seat & 1] += 1
-                    if out[seat & 1] == 2:
-                        break
-                    after = NEXT[live]
-                    need = active
-                else:
-                    need = active - 1
-                turn = after[seat]
-            elif table is lead:
-                return None
+            weight, size, table, follow = entry  # type: ignore[misc]
+            spend[turn](weight)
+            count = left[turn] - size
+            left[turn] = count
+            owner, passes = turn, 0
+            if count <= 0:
+                if count:
+                    return None  # more cards than held
+                finished.append(turn)
+                live &= ~(1 << turn)
+                active -= 1
+                out[turn & 1] += 1
+                if out[turn & 1] == 2:
+                    break
+                after = NEXT[live]
+                need = active
             else:
-                passes += 1
-                if passes == need:
-                    turn = owner if live >> owner & 1 else owner ^ 2  # 借风
-                    table, follow, passes = lead, lead.follow, 0
-                else:
-                    turn = after[seat]
+                need = active - 1
+            turn = after[turn]
+        elif follow is opening:
+            return None
         else:
-            return None  # the plays stop before the hand is decided
-    except KeyError:
-        return None  # a player not dealt in
+            passes += 1
+            if passes == need:
+                turn = owner if live >> owner & 1 else owner ^ 2  # 借风
+                table, follow, passes = lead, opening, 0
+            else:
+                turn = after[turn]
+    else:
+        return None  # the plays stop before the hand is decided
     if next(rest, None) is not None:
         return None  # plays after the hand is over
+    for seat in range(4):
+        if (hands[seat] + GUARD - sum(spent[seat])) & GUARD != GUARD:
+            return None  # a card played that was not held
     return [seats[s] for s in finished] + [p for i, p in enumerate(seats) if i not in finished]
 
 
