@@ -18,8 +18,8 @@ tests/unit/games/test_shengji_batch.py holds this to the reference.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, groupby
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
@@ -115,6 +115,12 @@ def _seated(hand: ShengjiHand, seats: list[str]) -> bool:
     return set(map(PLAYER, chain.from_iterable(hand.tricks))) <= set(seats)
 
 
+def _runs_of_seats(kept: list[tuple[int, ShengjiHand, list[str]]]):
+    """(seats, the tricks of each hand) of each run of consecutive hands at the same seats."""
+    for seats, run in groupby(kept, key=itemgetter(2)):
+        yield seats, map(TRICKS, map(itemgetter(1), run))
+
+
 def _seat_of(seats: list[str]):
     return {p: i for i, p in enumerate(seats)}.__getitem__
 
@@ -127,14 +133,10 @@ class _Flat:
         self.kept = kept
         hands = [hand for _, hand, _ in kept]
         plays = list(chain.from_iterable(chain.from_iterable(map(TRICKS, hands))))
-        seats = kept[0][2]
-        players: Iterable[int]
-        if all(k[2] == seats for k in kept):
-            players = map(_seat_of(seats), map(PLAYER, plays))
-        else:
-            players = chain.from_iterable(
-                map(_seat_of(s), map(PLAYER, chain.from_iterable(h.tricks))) for _, h, s in kept
-            )
+        players: Iterable[int] = chain.from_iterable(  # runs of hands at the same seats
+            map(_seat_of(seats), map(PLAYER, chain.from_iterable(chain.from_iterable(tricks))))
+            for seats, tricks in _runs_of_seats(kept)
+        )
         self.seat = np.fromiter(players, np.int64, len(plays))  # per play, index in seats
         self.code, self.length = card_codes(list(map(CARDS, plays)))
         dealt = [[*map(h.deal.__getitem__, s), h.kitty, h.buried] for _, h, s in kept]
