@@ -27,6 +27,7 @@ CONFIG = "platform-config/1"
 KINDS = (ACCOUNTS, LEDGER, CONFIG)
 
 MAX_DEVICES = 100
+MAX_PRESETS = 100
 Digest = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 Short = Annotated[str, msgspec.Meta(max_length=64)]
 
@@ -130,7 +131,10 @@ class _ConfigRecord(
 
 class ModeConfig(_ConfigRecord, frozen=True, tag="mode"):
     """玩法上限: a game mode's per-round and per-day caps on points won or lost per user
-    (公通字〔2007〕3号 §3); absent, the cap is not configured."""
+    (公通字〔2007〕3号 §3); absent, the cap is not configured. `game` names the session
+    logs' game code the mode is played as, `presets` the house-rule presets of it that
+    are this mode (absent: every preset); without `game`, sessions are this mode when
+    their game code is its name."""
 
     format: Literal["platform-config/1"]
     platform: Platform
@@ -138,6 +142,8 @@ class ModeConfig(_ConfigRecord, frozen=True, tag="mode"):
     round_cap: Annotated[int, msgspec.Meta(ge=0, le=MAX_POINTS)] | None = None
     day_cap: Annotated[int, msgspec.Meta(ge=0, le=MAX_POINTS)] | None = None
     stakes_points: bool = True
+    game: Short | None = None
+    presets: Annotated[list[Short], msgspec.Meta(max_length=MAX_PRESETS)] | None = None
 
 
 class RechargeCap(_ConfigRecord, frozen=True, tag="recharge_cap"):

@@ -148,6 +148,7 @@ def audit_duties(
             max(parallel.workers, 1),
             parallel.store,
             run_id,
+            engine.signals.agents.sessions,
         )
         _absorb(uow, run_id, engine, run_parts(spec, parallel.dask), summary)
     else:
@@ -178,6 +179,7 @@ def sitting_of(s: Session) -> Sitting:
         owner=owner.id if owner is not None else None,
         room_fee=owner.room_fee if owner is not None else 0,
         fee_basis=owner.fee_basis if owner is not None else "fixed",
+        preset=s.variant.preset,
     )
 
 

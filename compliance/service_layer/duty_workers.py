@@ -6,6 +6,9 @@ then reads the ledger through, decoding in full and checking only its persons' e
 read so is the worker's whose number its line number is, modulo N). Every line is so
 checked, or rejected, by exactly one worker. A recharge that may be its currency's first
 is read by every worker, so all judge unit prices against the same first price. A
+transfer is read, for check 18's coin traders, by the receiver's worker too (only its
+inbound half), and every worker is given the sessions' agents (check 17), so that the
+signals are judged as in one pass (domain/duties/coin_traders.py, agent_tables.py). A
 worker stores its rejects itself where it reaches the database; it sends back its part:
 its breaches, and what it left open for the driver to merge (domain/duties/engine.py).
 """
@@ -21,6 +24,7 @@ from typing import Any
 
 import msgspec
 
+from compliance.domain.duties.agent_tables import AgentSession
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.engine import DutyAudit, DutyOptions, LedgerPart
 from compliance.domain.duties.partition import Router
@@ -43,6 +47,7 @@ class _Owner(msgspec.Struct):
     account: str
     type: str = ""
     currency: str | None = None
+    counterpart: str | None = None
 
 
 _owner = msgspec.json.Decoder(_Owner)
@@ -62,6 +67,7 @@ class PartSpec:
     workers: int
     store: UnitOfWorkFactory | None
     run_id: int
+    agent_sessions: dict[tuple[str, str], AgentSession] = field(default_factory=dict)
 
 
 @dataclass
@@ -128,6 +134,10 @@ def ledger_part(spec: PartSpec, me: int) -> PartResult:
     first: dict[tuple[str, str], Decimal] = {}
     engine.currency.first_prices = first
     held = engine.accounts
+    engine.signals.agents.sessions = spec.agent_sessions
+    coins = engine.signals.coins
+    coins.receives = lambda platform, account: router.owns(platform, account, held)
+    inbound = coins.active
     rejects = _Rejects(spec)
     records = 0
     shown = spec.ledger_name
@@ -152,6 +162,14 @@ def ledger_part(spec: PartSpec, me: int) -> PartResult:
                 ):
                     _first_price(engine, raw, first)
             if not mine:
+                if (
+                    inbound
+                    and owner is not None
+                    and owner.type == "transfer"
+                    and owner.counterpart is not None
+                    and router.owns(owner.platform, owner.counterpart, held)
+                ):
+                    _inbound(engine, raw, number)
                 continue
             try:
                 event = decode_event(raw)
@@ -165,6 +183,13 @@ def ledger_part(spec: PartSpec, me: int) -> PartResult:
             rejects.take(RecordReject(shown, exc.line, None, exc.reason))
     rejects.flush()
     return PartResult(engine.part(), records, rejects.count, rejects.shown, rejects.unstored)
+
+
+def _inbound(engine: DutyAudit, raw: bytes, number: int) -> None:
+    try:
+        engine.inbound(decode_event(raw), number)
+    except DecodeError:
+        return  # rejected by the sender's worker
 
 
 def _first_price(engine: DutyAudit, raw: bytes, first: dict[tuple[str, str], Decimal]) -> None:

@@ -137,11 +137,14 @@ def write_platform(
                 round=1,
             )
     log = PlatformLog()
-    caps = {game: (ROUND_CAP, 10**12) for game in sorted({s["game"] for s in sessions})}
+    games = sorted({s["game"] for s in sessions})
+    for game in games:
+        # with anomalies, the ledger's injected settlement (ROUND_CAP + 1) is over both caps
+        w.setting(
+            "mode", mode=game, round_cap=ROUND_CAP, day_cap=ROUND_CAP if anomalies > 0 else 10**12
+        )
     if anomalies > 0:
-        caps[sessions[0]["game"]] = _caps_breached(sessions, sessions[0]["game"], log)
-    for game, (round_cap, day_cap) in caps.items():
-        w.setting("mode", mode=game, round_cap=round_cap, day_cap=day_cap)
+        _mapped_modes(w, sessions, games, log)
     w.setting("recharge_cap", yuan=str(RECHARGE_CAP))
     w.setting("features", transfers=True, draws=False)
     late = _late_player(sessions)
@@ -231,6 +234,22 @@ def _inject(w: _Writer, rng, sessions, players, first: datetime, count: int, log
     retention["oldest"] = (date.fromisoformat(retention["on"]) - timedelta(days=10)).isoformat()
     log.injected.append(("retain-consumption-2016", "records:consumption"))
     log.injected = sorted(set(log.injected))
+
+
+def _mapped_modes(w: _Writer, sessions, games: list[str], log: PlatformLog) -> None:
+    """Check 10's mapping of modes to games: the first game's sessions are played in a mode
+    named otherwise (`GAME-points`, `game` GAME) whose caps they breach, though the mode
+    named as their game code would hold them; look-alikes that hold: another game's mode
+    so mapped with caps it keeps, and a mode for a preset no session plays."""
+    first = sessions[0]["game"]
+    round_cap, day_cap = _caps_breached(sessions, first, log)
+    w.setting("mode", mode=f"{first}-points", game=first, round_cap=round_cap, day_cap=day_cap)
+    w.setting(
+        "mode", mode=f"{first}-cards", game=first, presets=["no-such-preset"], stakes_points=False
+    )
+    for game in games:
+        if game != first:
+            w.setting("mode", mode=f"{game}-points", game=game, round_cap=ROUND_CAP, day_cap=10**12)
 
 
 def _caps_breached(sessions, game: str, log: PlatformLog) -> tuple[int, int]:

@@ -1,5 +1,6 @@
 """The duties over workers (issue 23, "Speed and scale"): `--workers 2` and Dask store the
-duty findings, rejects and check statuses that one process does, on SQLite and PostgreSQL."""
+duty findings, rejects and check statuses that one process does, on SQLite and PostgreSQL,
+with the shipped book (the signals' rows included)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,17 @@ from compliance.cli import cli
 from compliance.db.engine import make_engine
 from compliance.db.models import AuditRunRow, RejectRow, table_of
 from compliance.db.unit_of_work import SqlUnitOfWork
-from compliance.domain.duties.engine import UNSPLIT_CHECKS
-from compliance.domain.duties.rows import DutyBook
 from compliance.service_layer import duties
 from compliance.service_layer.duty_workers import run_parts
 
 RUNS, REJECTS = table_of(AuditRunRow), table_of(RejectRow)
+SIGNALS = {
+    "account-resale-signal",
+    "fraud-reverify-signal",
+    "agent-own-table-signal",
+    "coin-trader-signal",
+    "draw-frequencies-2016",
+}
 
 
 def simulated(tmp_path):
@@ -38,18 +44,6 @@ def simulated(tmp_path):
         out.write('{"format": "ledger/1", "platform": "x", "id": "e", "account": "a"}\n')
         out.write(json.dumps({"format": "ledger/1", "platform": "p"}) + "\n")
     return sessions, records
-
-
-def only_splittable(monkeypatch):
-    """The duty rows without those of the checks that keep the ledger in one process
-    (the signals and the draw frequencies): a book whose ledger checks all split."""
-    stored_book = duties.ensure_duties
-
-    def splittable(uow):
-        book = stored_book(uow)
-        return DutyBook([d for d in book.duties if d.check not in UNSPLIT_CHECKS])
-
-    monkeypatch.setattr(duties, "ensure_duties", splittable)
 
 
 def audit(url, sessions, records, *more):
@@ -91,7 +85,6 @@ def stored(url):
 @pytest.mark.parametrize("spread", [("--workers", "2"), ("--workers", "2", "--dask", "local")])
 def test_workers_store_the_duty_findings_of_one_process(any_db_url, tmp_path, spread, monkeypatch):
     sessions, records = simulated(tmp_path)
-    only_splittable(monkeypatch)
     one = audit(any_db_url, sessions, records)
     parts = []
 
@@ -106,6 +99,8 @@ def test_workers_store_the_duty_findings_of_one_process(any_db_url, tmp_path, sp
     assert len(runs) == 2
     (serial, statuses, rejects), (pooled, pooled_statuses, pooled_rejects) = runs
     assert pooled == serial and len(serial) > 20
+    found = {json.loads(f)["duty"] for f in serial}
+    assert found >= SIGNALS, SIGNALS - found
     assert pooled_statuses == statuses and statuses["minor_payments"] == "breached"
     assert pooled_rejects == rejects and len(rejects) == 3
     duty = [d for d in map(json.loads, two.stdout.splitlines()) if d["kind"] == "duty"]

@@ -2,12 +2,15 @@
 ledger and the sessions' rooms; each finding is a signal, never a violation.
 
 One object for the engine to feed: `session` for each session's room, owner and
-players, `see` for each ledger event, `finish` at the end.
+players, `see` for each ledger event, `finish` at the end. Over workers, `part` hands
+over what the driver decides (resale profiles, fraud flags); coin traders and agents'
+tables are judged in the worker that reads their events (their modules say how).
 """
 
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.agent_tables import AgentTables
@@ -41,6 +44,14 @@ class AccountSignals:
             self.coins.see(e)
         elif kind in FLAG_TYPES:
             self.fraud.see(e)
+
+    def part(self) -> tuple[Any, Any]:
+        return self.resale.part(), self.fraud.part()
+
+    def absorb(self, part: tuple[Any, Any]) -> None:
+        resale, fraud = part
+        self.resale.absorb(resale)
+        self.fraud.absorb(fraud)
 
     def finish(self, today: date) -> None:
         self.resale.finish()

@@ -8,6 +8,10 @@ naming that session makes it the agent's own table. A signal when an agent sits 
 `sessions` such tables within `window_days`; per agent only the last few such
 sessions are kept (the ledger is read in its order: a card use more than the window
 out of the account's order is judged against what is still held).
+
+Over workers, every worker is given the sessions' agents (`sessions`, read by the
+driver); an agent's card uses all go to one worker, which judges them in ledger order
+as one pass would, leaving nothing open for the driver.
 """
 
 from __future__ import annotations
@@ -132,6 +136,7 @@ class AgentTables:
                         id=t.card_event, at=t.card_at.isoformat(), type="room_card_use", room=t.room
                     )
                 )
+                b.seqs.append(b.seq)
             if t.room is not None and t.room not in b.rooms and len(b.rooms) < SAMPLE:
                 b.rooms.append(t.room)
             if t.owner is not None and t.owner not in b.accounts and len(b.accounts) < SAMPLE:

@@ -10,10 +10,16 @@ distinct accounts or more and the outflow is at least `outbound_share` of their
 sum. "Small" is at most `small_units` (an amount is `units`, else `yuan`). The
 ledger is read in its order: an account's transfers more than the window out of
 order are not joined to an outflow that came before them.
+
+Over workers, a transfer's inbound half is the receiver's: the worker that holds the
+receiving account reads it too (`receives`, `inbound`), so each account's inbound and
+outflows are judged in ledger order in one place, as in one pass, and nothing is left
+open for the driver.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -51,15 +57,36 @@ class CoinTraders:
         self.keep = max((int(d.figure("window_days")) for d in rows), default=0)
         self.cap = max((int(d.figure("senders")) for d in rows), default=0)
         self.small = max((d.figure("small_units") for d in rows), default=Decimal(0))
+        self.receives: Callable[[str, str], bool] | None = None  # a worker's receivers
+
+    @property
+    def active(self) -> bool:
+        return bool(self.keep)
 
     def see(self, e: LedgerEvent) -> None:
         if not self.keep or e.type not in OUTFLOWS:
             return
         day = local_day(e.at)
-        if e.type == "transfer" and e.counterpart is not None and e.counterpart != e.account:
+        if (
+            e.type == "transfer"
+            and e.counterpart is not None
+            and e.counterpart != e.account
+            and (self.receives is None or self.receives(e.platform, e.counterpart))
+        ):
             self._inbound(e, day)
         if e.type != "transfer" or (e.counterpart is not None and e.counterpart != e.account):
             self._outflow(e, day)
+
+    def inbound(self, e: LedgerEvent) -> None:
+        """Only the inbound half of another worker's account's transfer to one of ours."""
+        if self.keep and e.type == "transfer" and e.counterpart not in (None, e.account):
+            self._inbound(e, local_day(e.at))
+
+    def part(self) -> None:
+        """Judged where the outflow is read: nothing left open."""
+
+    def absorb(self, part: None) -> None:
+        """Nothing to take: the outflows were judged in the worker that read them."""
 
     def _inbound(self, e: LedgerEvent, day: date) -> None:
         assert e.counterpart is not None
@@ -134,6 +161,7 @@ class CoinTraders:
         for s in small[: max(0, SAMPLE - len(b.events))]:
             if s not in b.events:
                 b.events.append(s)
+                b.seqs.append(b.seq)
         for sender in sorted(senders):
             if sender not in b.accounts and len(b.accounts) < SAMPLE:
                 b.accounts.append(sender)

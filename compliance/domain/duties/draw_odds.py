@@ -2,7 +2,9 @@
 probabilities by Pearson's χ² (文市发〔2016〕32号 (六)(七)); a signal, never a violation.
 
 State is a count per platform, pool and item, and the first few draws of each pool as
-the events behind a finding: never the draws themselves.
+the events behind a finding (with their places in the ledger): never the draws
+themselves. Counts add up, so a worker's part (`part`) is absorbed by summing them and
+keeping the first draws in ledger order; the pools are judged once, in the driver.
 """
 
 from __future__ import annotations
@@ -20,13 +22,18 @@ from compliance.logs.platform_records import LedgerEvent
 
 CHECK = "draw_frequencies"
 Odds = dict[tuple[str, str], dict[str, Decimal]]  # (platform, pool) → item → probability
+Tally = tuple[
+    dict[tuple[str, str], Counter[str]],
+    dict[tuple[str, str], list[tuple[int, DutyEvent]]],
+    dict[tuple[str, str], str],
+]
 
 
 class DrawFrequencies:
     def __init__(self, book: DutyBook, odds: Odds | None, collect: Collector):
         self.book, self.odds, self.collect = book, odds, collect
         self.counts: dict[tuple[str, str], Counter[str]] = {}
-        self.samples: dict[tuple[str, str], list[DutyEvent]] = {}
+        self.samples: dict[tuple[str, str], list[tuple[int, DutyEvent]]] = {}
         self.last: dict[tuple[str, str], str] = {}  # the month of a pool's latest draw
 
     def see(self, e: LedgerEvent) -> None:
@@ -48,10 +55,27 @@ class DrawFrequencies:
         self.counts.setdefault(key, Counter())[e.result] += 1
         sample = self.samples.setdefault(key, [])
         if len(sample) < SAMPLE:
-            sample.append(event(e.id, e.at, f"draw:{e.result}", e.yuan, e.units))
+            sample.append(
+                (self.collect.seq, event(e.id, e.at, f"draw:{e.result}", e.yuan, e.units))
+            )
         month = month_of(local_day(e.at))
         if month > self.last.get(key, ""):
             self.last[key] = month
+
+    def part(self) -> Tally:
+        """A worker's counts, first draws and latest months, to be summed in the driver."""
+        return self.counts, self.samples, self.last
+
+    def absorb(self, part: Tally) -> None:
+        counts, samples, last = part
+        for key, counted in counts.items():
+            self.counts.setdefault(key, Counter()).update(counted)
+        for key, sample in samples.items():
+            mine = self.samples.get(key, [])
+            self.samples[key] = sorted(mine + sample, key=lambda pair: pair[0])[:SAMPLE]
+        for key, month in last.items():
+            if month > self.last.get(key, ""):
+                self.last[key] = month
 
     def _pools(self, platform: str) -> list[str]:
         return sorted(pool for p, pool in self.odds or {} if p == platform)
@@ -106,7 +130,7 @@ class DrawFrequencies:
         )
         b.count = n
         b.value = _p_value(fit)
-        b.events = list(self.samples[(platform, pool)])
+        b.events = [ev for _, ev in self.samples[(platform, pool)]]
         b.detail = describe(fit, counts, published) + " — a signal, not a violation"
 
 

@@ -47,22 +47,25 @@ from compliance.logs.platform_records import (
 
 __all__ = ["DutyAudit", "DutyOptions", "Play", "Sitting"]
 
-UNSPLIT_CHECKS = (*account_signals.NEEDS_LEDGER, "draw_frequencies")
-"""The ledger checks that keep the pass in one process while the book has their rows."""
 
+class _Fed:
+    """A ledger check fed `see(event)` alone (the signals, the draw frequencies), with the
+    `part`/`absorb` by which its state is merged over workers."""
 
-class _Unsplit:
-    """A ledger check fed `see(event)` alone: it keeps state across persons (a coin
-    trader's senders, a pool's draws), has no `part`/`absorb`, and so keeps the ledger
-    pass in one process while it is in the book."""
-
-    def __init__(self, see: Callable[[LedgerEvent], None], types: tuple[str, ...] | None = None):
-        self._see = see
+    def __init__(self, check: Any, types: tuple[str, ...] | None = None):
+        self.check = check
+        self._see = check.see
         if types is not None:
             self.types = types
 
     def see(self, e: LedgerEvent, day: date) -> None:
         self._see(e)
+
+    def part(self) -> Any:
+        return self.check.part()
+
+    def absorb(self, state: Any) -> None:
+        self.check.absorb(state)
 
 
 NEEDS_ACCOUNTS = (
@@ -177,9 +180,9 @@ class DutyAudit:
             self.currency,
         ]
         if any(book.rows(check) for check in account_signals.NEEDS_LEDGER):
-            self.ledger_checks.append(_Unsplit(self.signals.see))
+            self.ledger_checks.append(_Fed(self.signals))
         if book.rows("draw_frequencies"):
-            self.ledger_checks.append(_Unsplit(self.frequencies.see, ("draw",)))
+            self.ledger_checks.append(_Fed(self.frequencies, ("draw",)))
         self._by_type: dict[str, tuple[Callable[[LedgerEvent, date], None], ...]] | None = None
 
     def _handlers(self) -> dict[str, tuple[Callable[[LedgerEvent, date], None], ...]]:
@@ -247,6 +250,12 @@ class DutyAudit:
         self.collect.seq = seq
         for see in by_type[e.type]:
             see(e, day)
+
+    def inbound(self, e: LedgerEvent, seq: int = 0) -> None:
+        """A transfer of another worker's account to one of this worker's: only its
+        inbound half, for check 18's coin traders (the receiver's state)."""
+        self.collect.seq = seq
+        self.signals.coins.inbound(e)
 
     def mirrored_gains(self, read: Callable[[], Iterable[ResultRow]]) -> None:
         """Check 18's mirrored gains over the run's sessions, read twice."""

@@ -6,6 +6,9 @@ ledger/1 for this check) are kept per account, at most `MAX_KEPT` of each (they 
 rare); a flag is answered by a re-verification or a restriction of the account at or
 after it and at most `days` later. A flag whose `days` have not run out by the
 audit's day is not yet due.
+
+An account's events all go to one worker, so a worker's part is its flagged accounts'
+flags and answers (`part`); the driver takes them in and decides (`finish`).
 """
 
 from __future__ import annotations
@@ -45,6 +48,15 @@ class FraudFlags:
             kept_at = self.state.setdefault((e.platform, e.account), Flags()).answers
             if len(kept_at) < MAX_KEPT:
                 kept_at.append(e.at)
+
+    def part(self) -> dict[tuple[str, str], Flags]:
+        return {key: state for key, state in self.state.items() if state.flags}
+
+    def absorb(self, part: dict[tuple[str, str], Flags]) -> None:
+        for key, theirs in part.items():
+            mine = self.state.setdefault(key, Flags())
+            mine.flags = (mine.flags + theirs.flags)[:MAX_KEPT]
+            mine.answers = (mine.answers + theirs.answers)[:MAX_KEPT]
 
     def finish(self, today: date) -> None:
         for (platform, account_id), state in sorted(self.state.items()):

@@ -7,6 +7,10 @@ of each is its own; the registered devices of the accounts file are its own too.
 signal when a new device, a new payer and a new region all first appear within
 `window_days` of one another, the earliest of them at least `settled_days` after the
 account's own values were first seen (a new account's first weeks are not a change).
+
+An account's events all go to one worker (domain/duties/partition.py), so a worker's
+part is its accounts' profiles, of which only those that changed all three can be a
+signal (`part`); the driver takes them in (`absorb`) and decides (`finish`).
 """
 
 from __future__ import annotations
@@ -48,11 +52,21 @@ class Profile:
         elif e.at < first.at:
             known[value] = Seen(e.at, e.id, e.type)
 
+    def keep(self, dimension: str, value: str, seen: Seen) -> None:
+        """Another part's first sight of a value, kept as `see` would have."""
+        known = self.values.setdefault(dimension, {})
+        first = known.get(value)
+        if (first is None and len(known) < MAX_VALUES) or (
+            first is not None and seen.at < first.at
+        ):
+            known[value] = seen
+
 
 class Resale:
     def __init__(self, book: DutyBook, accounts: Accounts, collect: Collector):
         self.book, self.accounts, self.collect = book, accounts, collect
         self.profiles: dict[tuple[str, str], Profile] = {}
+        self.platforms: set[str] = set()  # of profiles handed over by workers that held none
 
     def see(self, e: LedgerEvent) -> None:
         key = (e.platform, e.account)
@@ -66,12 +80,33 @@ class Resale:
         if e.region is not None:
             profile.see("region", e.region, e)
 
+    def part(self) -> tuple[dict[tuple[str, str], Profile], set[str]]:
+        """The profiles that may be a signal (all three changed), and every profile's
+        platform (each is checked)."""
+        platforms = self.platforms | {platform for platform, _ in self.profiles}
+        return {k: p for k, p in self.profiles.items() if _changed(p)}, platforms
+
+    def absorb(self, part: tuple[dict[tuple[str, str], Profile], set[str]]) -> None:
+        profiles, platforms = part
+        for key, theirs in profiles.items():
+            mine = self.profiles.get(key)
+            if mine is None:
+                self.profiles[key] = theirs
+                continue
+            for dimension, values in theirs.values.items():
+                for value, seen in values.items():
+                    mine.keep(dimension, value, seen)
+        self.platforms |= platforms
+
     def finish(self) -> None:
         rows = self.book.rows("account_resale", "resale")
+        if rows:
+            for platform in sorted(self.platforms):
+                self.collect.checked.add(("account_resale", platform))
         for (platform, account_id), profile in sorted(self.profiles.items()):
             if rows:
                 self.collect.checked.add(("account_resale", platform))
-            if any(len(profile.values.get(d, ())) < 2 for d in DIMENSIONS):
+            if not _changed(profile):
                 continue  # something stayed: no resale to see
             account = self.accounts.get((platform, account_id))
             for duty in rows:
@@ -114,6 +149,10 @@ class Resale:
             f"all appeared within {span.days} days; resale, rental, or one person's move, new "
             "phone and new card at once"
         )
+
+
+def _changed(profile: Profile) -> bool:
+    return all(len(profile.values.get(d, ())) >= 2 for d in DIMENSIONS)
 
 
 def _change(profile: Profile, account: Holder | None, duty: Duty) -> list[Seen] | None:

@@ -1,7 +1,9 @@
 """局分上限（会话）: check 10 held against the session logs' rounds, beside the ledger's
 settlements (points.py).
 
-A session's mode is its `game`; each player's settled points in a round (`claimed`,
+A session's mode is the configured mode that names its `game` and preset (`game`,
+`presets` on a mode record), else the mode named as its game code (`SessionModes`);
+each player's settled points in a round (`claimed`,
 what the platform paid) are held to the mode's per-round cap, and their |Δpoints|
 summed per account, mode and Beijing day of the session's start (a round carries no
 time of its own) to the per-day cap. The sessions' and the ledger's sums are kept
@@ -26,18 +28,44 @@ from compliance.logs.platform_records import ModeConfig
 CHECK = "point_caps"
 
 
+class SessionModes:
+    """玩法映射: the configured mode a session is played in. A mode that names the session's
+    game and lists its preset comes first, then one that names the game for every preset,
+    then the mode named as the game code (and naming no other game); among equals, the
+    first by name."""
+
+    def __init__(self, modes: dict[tuple[str, str], ModeConfig]):
+        self.modes = modes
+        self.mapped: dict[tuple[str, str], list[ModeConfig]] = {}
+        for (platform, _), mode in sorted(modes.items()):
+            if mode.game is not None:
+                self.mapped.setdefault((platform, mode.game), []).append(mode)
+
+    def of(self, platform: str, game: str, preset: str | None) -> ModeConfig | None:
+        mapped = self.mapped.get((platform, game), ())
+        for mode in mapped:
+            if mode.presets is not None and preset in mode.presets:
+                return mode
+        for mode in mapped:
+            if mode.presets is None:
+                return mode
+        named = self.modes.get((platform, game))
+        return named if named is not None and named.game is None else None
+
+
 class RoundPoints:
     def __init__(
         self, book: DutyBook, modes: dict[tuple[str, str], ModeConfig] | None, collect: Collector
     ):
         self.book, self.modes, self.collect = book, modes, collect
+        self.sessions = SessionModes(modes) if modes is not None else None
         self.days: defaultdict[tuple[str, str, str, date], int] = defaultdict(int)
         self.first: dict[tuple[str, str, str, date], DutyEvent] = {}
 
     def see(self, s: Sitting) -> None:
         if not s.rounds:
             return
-        if self.modes is None:
+        if self.sessions is None:
             self.collect.cannot(
                 CHECK,
                 s.platform,
@@ -45,7 +73,7 @@ class RoundPoints:
                 "sessions with no configuration of the modes' caps",
             )
             return
-        mode = self.modes.get((s.platform, s.game))
+        mode = self.sessions.of(s.platform, s.game, s.preset)
         if mode is None:
             self.collect.cannot(
                 CHECK,
@@ -58,12 +86,13 @@ class RoundPoints:
         if not mode.stakes_points:
             return
         day = local_day(s.started_at)
+        name = mode.mode
         over = self.book.in_force(CHECK, "session_round", day) if mode.round_cap is not None else []
         for index, r in enumerate(s.rounds, 1):
             for player, points in r.results().items():
                 swing = abs(points)
                 if mode.day_cap is not None:
-                    key = (s.platform, player, s.game, day)
+                    key = (s.platform, player, name, day)
                     if key not in self.first:
                         self.first[key] = event(
                             f"{s.session_id}#{index}", s.started_at, "round", None, points
@@ -78,7 +107,7 @@ class RoundPoints:
                         f"account:{player}",
                         month_of(day),
                         metric="round_points",
-                        boundary=f"at most {mode.round_cap} points a round in {s.game}",
+                        boundary=f"at most {mode.round_cap} points a round in {name}",
                         cap=Decimal(mode.round_cap),
                         account=player,
                     )
@@ -88,11 +117,11 @@ class RoundPoints:
                     )
 
     def finish(self) -> None:
-        for (platform, account, game, day), total in sorted(self.days.items()):
-            mode = (self.modes or {})[(platform, game)]
+        for (platform, account, name, day), total in sorted(self.days.items()):
+            mode = (self.modes or {})[(platform, name)]
             if mode.day_cap is None or total <= mode.day_cap:
                 continue
             for duty in self.book.in_force(CHECK, "session_day", day):
-                b = day_cap_breach(self.collect, duty, platform, account, day, mode.day_cap, game)
-                b.see(Decimal(total), self.first[(platform, account, game, day)])
-                b.detail = f"{b.count} days over the cap in {game} (largest {b.value} points)"
+                b = day_cap_breach(self.collect, duty, platform, account, day, mode.day_cap, name)
+                b.see(Decimal(total), self.first[(platform, account, name, day)])
+                b.detail = f"{b.count} days over the cap in {name} (largest {b.value} points)"

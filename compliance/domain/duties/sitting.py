@@ -20,6 +20,7 @@ class Sitting:
     owner: str | None = None  # None: the log names no owner, so no room_fee either
     room_fee: int = 0
     fee_basis: str = "fixed"
+    preset: str | None = None  # the house-rule preset (check 10's mode mapping)
 
     @property
     def room(self) -> str:

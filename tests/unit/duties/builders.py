@@ -84,7 +84,7 @@ def play(start, end=None, acc="a1", sid="s1"):
     return Play(P, acc, sid, at(start), at(end) if end else None)
 
 
-def mode(name="m1", round_cap=100, day_cap=1000, stakes=True):
+def mode(name="m1", round_cap=100, day_cap=1000, stakes=True, game=None, presets=None):
     return ModeConfig(
         format="platform-config/1",
         platform=P,
@@ -92,6 +92,8 @@ def mode(name="m1", round_cap=100, day_cap=1000, stakes=True):
         round_cap=round_cap,
         day_cap=day_cap,
         stakes_points=stakes,
+        game=game,
+        presets=presets,
     )
 
 

@@ -32,17 +32,18 @@ def table(claimed, rake=None):
     return RoundMoney(claimed=claimed, rake=rake)
 
 
-def sitting(rounds, owner="o1", fee=0, basis="fixed", start="2022-03-01 20:00", sid="s1"):
+def sitting(rounds, owner="o1", fee=0, basis="fixed", start="2022-03-01 20:00", sid="s1", **more):
     return Sitting(
         platform=P,
         session_id=sid,
-        game="m1",
+        game=more.pop("game", "m1"),
         started_at=at(start),
         rounds=rounds,
         room_id="r1",
         owner=owner,
         room_fee=fee,
         fee_basis=basis,
+        **more,
     )
 
 
@@ -247,6 +248,75 @@ def test_sessions_of_a_mode_the_configuration_lacks_are_indeterminate():
 def test_a_mode_that_stakes_no_points_needs_no_cap():
     found, _ = run([sitting([table({"a": 10**6, "b": -(10**6)})])], [mode(stakes=False)])
     assert breaches(found) == []
+
+
+# ── Check 10: modes mapped to games and presets by the configuration ───────────────
+OVER = [table({"a": 150, "b": -150})]  # 150 points a round: over a cap of 100
+
+
+def caps_met(config, **session):
+    found, _ = run([sitting(OVER, **session)], config)
+    return sorted({(f.duty, f.boundary) for f in breaches(found) if f.check == "point_caps"}), [
+        f.missing for f in found if f.check == "point_caps" and f.status == "indeterminate"
+    ]
+
+
+def test_a_mode_named_otherwise_covers_the_game_it_names():
+    """`douniu-points` with `game: douniu` holds douniu sessions to its caps; without the
+    mapping, the same session is of no configured mode."""
+    mapped = [mode("douniu-points", 100, game="douniu")]
+    got, missing = caps_met(mapped, game="douniu")
+    assert got == [("point-cap-round-sessions-2007", "at most 100 points a round in douniu-points")]
+    assert missing == []
+    assert caps_met([mode("douniu-points", 100)], game="douniu") == (
+        [],
+        ["platform-config mode douniu"],
+    )
+    assert caps_met([mode("douniu-points", 200, game="douniu")], game="douniu") == ([], [])
+
+
+def test_a_preset_picks_its_mode_and_a_mode_for_every_preset_takes_the_rest():
+    config = [
+        mode("douniu-cards", stakes=False, game="douniu", presets=["card-room"]),
+        mode("douniu-points", 100, game="douniu"),
+    ]
+    assert caps_met(config, game="douniu", preset="card-room") == ([], [])
+    assert caps_met(config, game="douniu", preset="points-room")[0] == [
+        ("point-cap-round-sessions-2007", "at most 100 points a round in douniu-points")
+    ]
+    assert caps_met(config, game="douniu")[0] != []  # no preset: the mode for every preset
+
+
+def test_a_game_mapped_only_for_other_presets_falls_back_to_its_code():
+    config = [mode("douniu-cards", stakes=False, game="douniu", presets=["card-room"])]
+    assert caps_met(config, game="douniu", preset="other") == ([], ["platform-config mode douniu"])
+    config.append(mode("douniu", 100))
+    assert caps_met(config, game="douniu", preset="other")[0] == [
+        ("point-cap-round-sessions-2007", "at most 100 points a round in douniu")
+    ]
+    assert caps_met(config, game="douniu", preset="card-room") == ([], [])
+
+
+def test_a_mode_named_as_a_game_but_mapped_to_another_does_not_cover_it():
+    config = [mode("douniu", 100, game="paigow")]
+    assert caps_met(config, game="douniu") == ([], ["platform-config mode douniu"])
+    assert caps_met(config, game="paigow")[0] != []
+
+
+def test_a_mapped_modes_day_is_summed_under_the_mode():
+    config = [mode("points", 1000, 1000, game="douniu"), mode("m1", 1000, 1000)]
+    rounds = [table({"a": 300, "b": -300})] * 2
+    found, _ = run(
+        [
+            sitting(rounds, game="douniu", sid="s1"),
+            sitting(rounds, game="douniu", sid="s2"),
+            sitting(rounds, game="m1", sid="s3"),
+        ],
+        config,
+    )
+    got = sorted((f.subject, f.value, f.boundary) for f in breaches(found))
+    assert [(s, v) for s, v, _ in got] == [("account:a", 1200), ("account:b", 1200)]
+    assert all("points" in b for _, _, b in got)
 
 
 # ── Properties ───────────────────────────────────────────────────────────────────────
