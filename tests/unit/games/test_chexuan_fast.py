@@ -20,7 +20,13 @@ from compliance.games.chexuan.betting import ChexuanAction, replay_betting
 from compliance.games.chexuan.engine import _validate, _well_formed
 from compliance.games.chexuan.fast_betting import fast_betting
 from compliance.games.chexuan.hands import deck
-from compliance.games.chexuan.settle import settle_showdown, showdown_deltas
+from compliance.games.chexuan.settle import (
+    _tail_groups,
+    groups_of,
+    settle_showdown,
+    showdown_deltas,
+    tail_order,
+)
 from compliance.games.chexuan.simulator import simulate
 from tests.unit.games.test_chexuan_properties import showdowns
 
@@ -89,6 +95,12 @@ def test_showdown_deltas_equal_settle_showdown(showdown, tail_decides, by_head, 
     fast = showdown_deltas(chips, contenders, folded, **rules)
     reference = settle_showdown(chips, contenders, folded, **rules)
     assert list(fast.items()) == list(reference.items())
+
+
+@given(showdowns())
+def test_tail_groups_equal_the_groups_of_the_tail_order(showdown):
+    _, contenders, _ = showdown
+    assert _tail_groups(contenders) == groups_of(tail_order(contenders))
 
 
 def test_specials_and_pairs_by_cards_equal_the_four_card_and_pair_tables():
