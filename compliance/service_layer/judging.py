@@ -321,12 +321,14 @@ def storable_reject(reject: Reject) -> Reject:
 
 
 @contextmanager
-def few_collections(threshold: int = 50_000) -> Iterator[None]:
+def few_collections(threshold: int = 200_000) -> Iterator[None]:
     """Fewer cyclic-GC passes while a run streams millions of short-lived acyclic objects.
 
     What lives before the run (the rules, the interpreter) is frozen out of
     the collector's sight; reference counting frees the rest as it goes.
-    Measured: about 15 % of an audit (docs/performance.md).
+    Measured: about 15 % of an audit (docs/performance.md); at 50,000 a store's batch
+    (500 judged sessions and their rows, all alive at once) still met some ten young
+    collections and a full one, 3–4 % of a stored audit; at 200,000 few.
     """
     before = gc.get_threshold()
     gc.freeze()

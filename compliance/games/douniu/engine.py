@@ -28,6 +28,7 @@ from compliance.games.douniu.record import DouniuRound
 from compliance.logs.records import Session, Variant
 
 BANKER_TIE_LEVELS = frozenset(range(1, hands.BULL_BULL + 1))
+MAX_PRESETS_KEPT = 64
 
 
 def _check_deal(index: int, rnd: DouniuRound, known: set[str]) -> None:
@@ -209,6 +210,23 @@ def wrong_banker_issue(index: int, banker: str, due: str) -> Integrity:
 
 class Douniu(Engine):
     """斗牛: the Game engine."""
+
+    def __init__(self, spec):
+        super().__init__(spec)
+        self._presets: dict[str | None, DouniuOptions] = {}
+
+    def options_for(self, variant: Variant | None) -> DouniuOptions:
+        """玩法: a preset written without overrides is resolved once (the options are
+        frozen); anything else as every engine resolves it."""
+        if variant is not None and variant.options:
+            return super().options_for(variant)
+        preset = variant.preset if variant is not None else None
+        found = self._presets.get(preset)
+        if found is None:
+            found = super().options_for(variant)
+            if len(self._presets) < MAX_PRESETS_KEPT:
+                self._presets[preset] = found
+        return found
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
         options = self.options_for(session.variant)

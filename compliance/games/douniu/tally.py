@@ -9,6 +9,8 @@ slow checks of `douniu.engine` (which name what is wrong) only when something is
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from compliance.domain.rounds import PlayerTally, SessionTally
 from compliance.games.base import decode_rounds
 from compliance.games.douniu import hands
@@ -32,11 +34,17 @@ def tally_session(session: Session, player_ids: list[str], options: DouniuOption
     return summary
 
 
+@lru_cache(maxsize=64)
+def multipliers_of(options: DouniuOptions) -> tuple[int, ...]:
+    """翻倍: the multiplier by level of a variant's options (frozen, so kept)."""
+    return options.multipliers
+
+
 def tally_rounds(
     rounds: list[DouniuRound], known: set[str], options: DouniuOptions, summary: SessionTally
 ) -> None:
     """Settle `rounds` in order and add each seat's stake and result to `summary`."""
-    mult = options.multipliers
+    mult = multipliers_of(options)
     banker_ties = options.equal_rank == "banker"
     succession = options.banker_succession == "niu_nine"
     players, issues = summary.players, summary.issues

@@ -9,8 +9,17 @@ import pytest
 from compliance.domain.rounds import ILLEGAL_ACTION, SETTLEMENT_MISMATCH, WRONG_BANKER
 from compliance.errors import DealError, DecodeError, LogError
 from compliance.games import get_game
-from compliance.games.douniu import GAME, ROUND_TYPE, DouniuRound
+from compliance.games.base import resolve_options
+from compliance.games.douniu import (
+    DEFAULT_PRESET,
+    GAME,
+    PRESETS,
+    ROUND_TYPE,
+    DouniuOptions,
+    DouniuRound,
+)
 from compliance.games.douniu.simulator import simulate
+from compliance.games.douniu.tally import multipliers_of
 from compliance.logs.records import Variant
 from tests.builders_douniu import PLAYERS, round_of, seat, session_of
 
@@ -276,6 +285,22 @@ def test_an_unknown_preset_or_option_is_a_log_error():
         replay([], preset="regional")
     with pytest.raises(LogError, match="bad variant options"):
         replay([], equal_rank="coin_flip")
+
+
+def test_a_preset_resolved_once_is_what_every_engine_resolves():
+    presets = [None, "classic", "steep", "linear"]
+    for preset in presets * 2:  # the second time from what was kept
+        variant = Variant(preset=preset)
+        expected = resolve_options(variant, PRESETS, DEFAULT_PRESET, DouniuOptions)
+        assert GAME.options_for(variant) == expected
+        assert multipliers_of(GAME.options_for(variant)) == expected.multipliers
+    assert GAME.options_for(None) == GAME.options_for(Variant())
+    overridden = Variant(preset="steep", options={"bull_bull": 7})
+    assert GAME.options_for(overridden).bull_bull == 7
+    assert GAME.options_for(Variant(preset="steep")).bull_bull == 4
+    for _ in range(2):  # a wrong preset is refused every time, never kept
+        with pytest.raises(LogError, match="unknown preset"):
+            GAME.options_for(Variant(preset="regional"))
 
 
 def test_describe_names_the_rank_and_its_multiplier_under_the_preset():

@@ -167,7 +167,7 @@ def test_a_run_leaves_the_garbage_collector_as_it_found_it():
 
     before = gc.get_threshold()
     with few_collections():
-        assert gc.get_threshold()[0] == 50_000
+        assert gc.get_threshold()[0] == 200_000
         assert gc.get_freeze_count() > 0
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
