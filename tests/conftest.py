@@ -119,3 +119,21 @@ def any_db_url(request) -> str:
     if request.param == "sqlite":
         return request.getfixturevalue("sqlite_url")
     return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def second_url(any_db_url, tmp_path):
+    """Another fresh store of the same kind (a second PostgreSQL database, dropped after)."""
+    if any_db_url.startswith("sqlite"):
+        yield f"sqlite:///{tmp_path / 'second.db'}"
+        return
+    first = make_url(any_db_url)
+    twin = f"{first.database}_twin"
+    admin = create_engine(first.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{twin}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{twin}"'))
+    yield first.set(database=twin).render_as_string(hide_password=False)
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{twin}" WITH (FORCE)'))
+    admin.dispose()

@@ -9,9 +9,24 @@ canonical JSON of its plain values.
 from __future__ import annotations
 
 import hashlib
-from datetime import date
+import json
+import zlib
+from datetime import UTC, date, datetime
+from decimal import Context, Decimal
+from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Text, bindparam, cast, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Numeric,
+    Text,
+    bindparam,
+    cast,
+    func,
+    literal_column,
+    select,
+    update,
+)
 
 from compliance.db import trail
 from compliance.db.models import (
@@ -20,10 +35,12 @@ from compliance.db.models import (
     WindowFindingRow,
     table_of,
 )
+from compliance.db.window_models import WindowSessionDayRow
 
 FINDINGS = table_of(FindingRow)
 WINDOWS = table_of(WindowFindingRow)
 SESSIONS = table_of(SessionRow)
+SESSION_DAYS = table_of(WindowSessionDayRow)
 NOT_CONTENT = {"run_id", "source_file", "source_line", "source_offset", "line", "content_sha256"}
 
 
@@ -56,11 +73,15 @@ def rules_digest(conn: Connection, rows) -> str:
 def session_findings_digest(conn: Connection, run_id: int) -> str:
     """The run's session findings, each session's in the order it was judged: each stored
     JSON text as written (a threshold finding's line named by its content's hash), hashed
-    without decoding it."""
+    without decoding it. Read by the run's index: SQLite's statistics, made when one run
+    stored the whole store, would have it walk every stored finding in key order."""
     digest = Digest()
+    of_run: ColumnElement[bool] = FINDINGS.c.run_id == run_id
+    if conn.dialect.name == "sqlite":  # else statistics made by one run read every finding
+        of_run = func.likelihood(of_run, literal_column("0.001"))
     stmt = (
         select(cast(FINDINGS.c.payload, Text), FINDINGS.c.line_id)
-        .where(FINDINGS.c.run_id == run_id)
+        .where(of_run)
         .order_by(FINDINGS.c.platform, FINDINGS.c.session_id, FINDINGS.c.id)
     )
     for payload, line_id in conn.execute(stmt):
@@ -84,22 +105,35 @@ def window_findings_digest(conn: Connection, run_id: int) -> str:
 def window_sessions_digest(
     conn: Connection, platforms: set[str], read_from: date | None
 ) -> tuple[str, int]:
-    """The stored sessions the run's windows could sum, and how many: each session's key
-    and content digest (`content_sha256`, stamped when it was stored), in key order."""
+    """The stored sessions the run's windows could sum, and how many: a line per platform
+    and day of `window_session_days` (its count and the sum of its sessions' digests), in
+    key order, so a run reads a row per day, whatever the store holds."""
     sessions = Digest()
-    where: list[ColumnElement[bool]] = [SESSIONS.c.platform.in_(sorted(platforms))]
+    count = 0
+    where: list[ColumnElement[bool]] = [SESSION_DAYS.c.platform.in_(sorted(platforms))]
     if read_from is not None:
-        where.append(SESSIONS.c.day >= read_from)
+        where.append(SESSION_DAYS.c.day >= read_from)
     stmt = (
-        select(SESSIONS.c.platform, SESSIONS.c.session_id, SESSIONS.c.content_sha256)
+        select(
+            SESSION_DAYS.c.platform,
+            SESSION_DAYS.c.day,
+            SESSION_DAYS.c.sessions,
+            SESSION_DAYS.c.digest_sum,
+        )
         .where(*where)
-        .order_by(SESSIONS.c.platform, SESSIONS.c.session_id)
+        .order_by(SESSION_DAYS.c.platform, SESSION_DAYS.c.day)
     )
-    for platform, session_id, content in conn.execute(stmt):
-        if content is None:  # not stamped (none should remain): made as it would have been
-            content = content_digests(conn, platform, [session_id])[session_id]
-        sessions.add(f"{platform}\t{session_id}\t{content}")
-    return sessions.hexdigest(), sessions.count
+    for platform, day, n, total in conn.execute(stmt):
+        sessions.add(f"{platform}\t{day.isoformat()}\t{n}\t{total}")
+        count += n
+    return sessions.hexdigest(), count
+
+
+def session_term(platform: str, session_id: str, content: str) -> int:
+    """A stored session's share of its day's digest sum: SHA-256 of its key and content
+    digest, as an integer below 2^256."""
+    line = f"{platform}\t{session_id}\t{content}".encode()
+    return int.from_bytes(hashlib.sha256(line).digest(), "big")
 
 
 def content_columns() -> list:
@@ -108,29 +142,79 @@ def content_columns() -> list:
     return [c for c in SESSIONS.c if c.name not in NOT_CONTENT]
 
 
-def content_text(names: list[str], values) -> str:
-    """A stored session's content as canonical JSON of its plain values."""
-    row = zip(names, values, strict=True)
-    return trail.canonical(
-        {k: v if v is None or isinstance(v, str | int) else trail.plain(v) for k, v in row}
-    )
+CONTENT_NAMES = tuple(c.name for c in content_columns())
+SCALES = {
+    c.name: Decimal(1).scaleb(-c.type.scale)
+    for c in content_columns()
+    if isinstance(c.type, Numeric) and c.type.scale is not None
+}
+WIDE = Context(prec=80)
+
+
+def canonical_value(name: str, value: Any) -> Any:
+    """A content column's value as its digest takes it, the same from the values stored
+    and from the row read back on either database: money at the column's scale, an instant
+    in UTC (SQLite keeps `started_at`'s wall time only), dates and lists as JSON."""
+    if value is None or isinstance(value, str | int):
+        return value
+    if isinstance(value, Decimal | float):
+        exact = value if isinstance(value, Decimal) else Decimal(repr(value))
+        scale = SCALES.get(name)
+        return trail.plain(exact.quantize(scale, context=WIDE) if scale is not None else exact)
+    if isinstance(value, datetime):
+        at = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+        return at.astimezone(UTC).isoformat(timespec="microseconds")
+    return trail.plain(value)
+
+
+def content_digest(values: dict[str, Any]) -> str:
+    """SHA-256 of a session's content text: canonical JSON of its content columns."""
+    text = trail.canonical({k: canonical_value(k, values[k]) for k in CONTENT_NAMES})
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def stamped(columns: tuple[str, ...], rows: list[tuple]) -> list[tuple]:
+    """Session rows (values in `columns` order, before storing) with their content digest
+    added as a last value: made in Python, so that both databases store the same one."""
+    return [(*row, content_digest(dict(zip(columns, row, strict=True)))) for row in rows]
 
 
 def content_digests(conn: Connection, platform: str, ids: list[str]) -> dict[str, str]:
-    """SHA-256 of these stored sessions' content texts, by session id, as read back."""
+    """The content digests of these stored sessions, by session id, made from their rows
+    as read back (for stores filled before the digests were made in Python). Where SQLite
+    kept `started_at` without its offset, the instant is taken from the session's line if
+    it is kept, else the wall time is taken as UTC."""
     columns = content_columns()
     names = [c.name for c in columns]
     found: dict[str, str] = {}
     for i in range(0, len(ids), 500):
         where = (SESSIONS.c.platform == platform, SESSIONS.c.session_id.in_(ids[i : i + 500]))
-        for sid, *values in conn.execute(select(SESSIONS.c.session_id, *columns).where(*where)):
-            found[sid] = hashlib.sha256(content_text(names, values).encode()).hexdigest()
+        stmt = select(SESSIONS.c.line, *columns).where(*where)
+        for line, *values in conn.execute(stmt):
+            row = dict(zip(names, values, strict=True))
+            row["started_at"] = instant(row["started_at"], line)
+            found[row["session_id"]] = content_digest(row)
     return found
 
 
+def instant(started_at: datetime, line: bytes | None) -> datetime:
+    """`started_at` with its offset: as stored where the database kept it, else the kept
+    line's own if its wall time is the one stored."""
+    if started_at.tzinfo is not None or line is None:
+        return started_at
+    try:
+        written = json.loads(zlib.decompress(line)).get("started_at")
+        at = datetime.fromisoformat(written)
+    except (zlib.error, ValueError, TypeError, AttributeError):
+        return started_at
+    if at.tzinfo is not None and at.replace(tzinfo=None) == started_at:
+        return at
+    return started_at
+
+
 def stamp_contents(conn: Connection, keys: list[tuple[str, str]]) -> None:
-    """内容摘要: stamp the sessions just stored with their content digests, read back from
-    the store so that they are the texts the digest would make of the rows themselves."""
+    """内容摘要: stamp these stored sessions with their content digests, made from their
+    rows as read back (a migration's backfill)."""
     by_platform: dict[str, list[str]] = {}
     for platform, session_id in keys:
         by_platform.setdefault(platform, []).append(session_id)

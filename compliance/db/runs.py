@@ -124,10 +124,9 @@ class SqlRunsRepository:
         latest = [rows[s.key] for s in kept]
         if not latest:
             return
-        bulk.insert_rows(
-            self.conn, SESSIONS, SESSION_COLUMNS, [session for session, _, _ in latest], typed=True
-        )
-        digests.stamp_contents(self.conn, [s.key for s in kept])
+        stamped = digests.stamped(SESSION_COLUMNS, [session for session, _, _ in latest])
+        columns = (*SESSION_COLUMNS, "content_sha256")
+        bulk.insert_rows(self.conn, SESSIONS, columns, stamped, typed=True)
         bulk.insert_rows(
             self.conn, PLAYERS, PLAYER_COLUMNS, [v for _, players, _ in latest for v in players]
         )
@@ -138,7 +137,7 @@ class SqlRunsRepository:
         bulk.insert_rows(
             self.conn, FINDINGS, FINDING_COLUMNS, [v for _, _, found in latest for v in found]
         )
-        upkeep.store(kept)
+        upkeep.store(kept, {(row[0], row[1]): row[-1] for row in stamped})
 
     def _forget(
         self, run_id: int, sessions: list[AuditedSession], place, upkeep: WindowUpkeep

@@ -61,3 +61,17 @@ class WindowLastSeenRow(Base):
     subject: Mapped[str] = mapped_column(String(128), primary_key=True)
     day: Mapped[date] = mapped_column(Date, primary_key=True)
     people: Mapped[int] = mapped_column(Integer)
+
+
+class WindowSessionDayRow(Base):
+    """日摘要: a platform's stored sessions of one day, counted, and the sum mod 2^256 of
+    their digests (SHA-256 of platform, id and content digest, as integers), kept as
+    sessions are stored and replaced (db/window_session_days.py): the manifest's digest of
+    the sessions a window could sum reads a row per day, and a replaced session is
+    subtracted, whatever order the sessions came in."""
+
+    __tablename__ = "window_session_days"
+    platform: Mapped[str] = mapped_column(String(64), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    sessions: Mapped[int] = mapped_column(Integer)
+    digest_sum: Mapped[str] = mapped_column(String(64))  # hex, 64 digits

@@ -47,6 +47,7 @@ from compliance.db.models import (
     SessionRow,
     table_of,
 )
+from compliance.db.window_session_days import SessionDays
 from compliance.domain.audited import AuditedSession
 from compliance.errors import DatabaseError
 
@@ -240,9 +241,11 @@ class WindowUpkeep:
         self.emptied: set[tuple] = set()  # window_days keys that lost sessions
         self.removed: dict[Pair, Span] = {}
         self.before: dict[Pair, Span] = {}
+        self.session_days = SessionDays()
 
     def forget(self, platform: str, ids: list[str]) -> None:
         """Subtract these stored sessions (about to be deleted) from the window tables."""
+        self.session_days.forget(self.conn, platform, ids)
         where = _of_ids(platform, ids)
         for query in day_sums(where):
             rows = self.conn.execute(query).all()
@@ -269,9 +272,13 @@ class WindowUpkeep:
         _merge(self.before, _rows(window_batch.stored_spans(self.conn, unseen)))
         _merge(self.removed, _rows(removed))
 
-    def store(self, sessions: list[AuditedSession]) -> None:
-        """Add the sessions just stored to the window tables: summed from them where their
-        money is in whole cents (db/window_batch.py), else in SQL from their stored rows."""
+    def store(self, sessions: list[AuditedSession], contents: dict[tuple[str, str], str]) -> None:
+        """Add the sessions just stored, with their content digests, to the window tables:
+        summed from them where their money is in whole cents (db/window_batch.py), else in
+        SQL from their stored rows."""
+        for s in sessions:
+            self.session_days.add(s.platform, s.day, s.session_id, contents[s.key])
+        self.session_days.write(self.conn)
         added: dict[Pair, Span] = {}
         batch = window_batch.sums(sessions)
         if batch is not None:

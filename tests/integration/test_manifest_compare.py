@@ -5,9 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-import pytest
 from click.testing import CliRunner
-from sqlalchemy import create_engine, make_url, select, text
+from sqlalchemy import select
 
 from compliance import __version__
 from compliance.cli import cli
@@ -26,24 +25,6 @@ def invoke(url: str, *args: str, input: bytes | None = None):
 def manifest(url: str, run: int) -> dict:
     with make_engine(url).connect() as conn:
         return conn.execute(select(AuditRunRow.manifest).where(AuditRunRow.id == run)).scalar()
-
-
-@pytest.fixture
-def second_url(any_db_url, tmp_path):
-    """Another fresh store of the same kind (a second PostgreSQL database, dropped after)."""
-    if any_db_url.startswith("sqlite"):
-        yield f"sqlite:///{tmp_path / 'second.db'}"
-        return
-    first = make_url(any_db_url)
-    twin = f"{first.database}_twin"
-    admin = create_engine(first.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{twin}" WITH (FORCE)'))
-        conn.execute(text(f'CREATE DATABASE "{twin}"'))
-    yield first.set(database=twin).render_as_string(hide_password=False)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{twin}" WITH (FORCE)'))
-    admin.dispose()
 
 
 def test_the_same_inputs_into_two_fresh_stores_give_the_same_digests(any_db_url, second_url):

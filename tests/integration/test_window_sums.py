@@ -12,7 +12,7 @@ import pytest
 from alembic import command
 from sqlalchemy import select, true
 
-from compliance.db import migrate, window_batch
+from compliance.db import migrate, window_batch, window_session_days
 from compliance.db.engine import ensure_schema, make_engine
 from compliance.db.unit_of_work import SqlUnitOfWork
 from compliance.db.window_sessions import ledgers_from_sessions
@@ -104,6 +104,10 @@ def assert_exact(engine, run_id=None, days=()):
     read from them equal the windows read from the sessions themselves."""
     with engine.connect() as conn:
         assert stored(conn) == recomputed(conn)
+        session_days = window_session_days.TABLE
+        assert {
+            (p, d): (n, total) for p, d, n, total in conn.execute(select(session_days))
+        } == window_session_days.recomputed(conn)
         platforms = {"p1", "p2"}
         starts = sorted(set(days))
         for end, read_from, run in (
