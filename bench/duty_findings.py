@@ -6,8 +6,8 @@ whichever tree the interpreter's venv installs) writes into OUT:
 
 - `ledger.txt`: a varied ledger (default 200,000 events: every ledger check, rejects of
   every kind, three zones, persons with several accounts, blank, CRLF and spaced lines,
-  escapes, a byte-order mark) checked with the whole book in one pass, and with the
-  book of the checks that split in one pass and in 2 and 3 parts: every finding as
+  escapes, a byte-order mark) checked with the whole book in one pass and in 2 and 3
+  parts (every check splits since the signals have `part`/`absorb`): every finding as
   JSON, the statuses, the rejects (about 400 MB at 200,000 events);
 - `stored.txt`: the simulated platform (`compliance simulate --platform-records
   --guests --anomalies 0.05`) audited into a fresh SQLite database with one process
@@ -28,8 +28,7 @@ from pathlib import Path
 
 import msgspec
 
-from compliance.domain.duties.engine import UNSPLIT_CHECKS, DutyAudit, DutyOptions
-from compliance.domain.duties.rows import DutyBook
+from compliance.domain.duties.engine import DutyAudit, DutyOptions
 from compliance.dutydata import load_duties
 from compliance.logs.platform_reader import Record, read_records
 from compliance.logs.platform_records import ACCOUNTS, CONFIG, LEDGER
@@ -198,11 +197,24 @@ def _dump(out, title: str, audit: DutyAudit, rejects: list) -> None:
 
 
 def ledger_findings(folder: Path, out) -> None:
-    whole, split = (
-        load_duties(),
-        DutyBook([d for d in load_duties().duties if d.check not in UNSPLIT_CHECKS]),
-    )
-    for title, book in (("whole book", whole), ("splittable book", split)):
+    book = load_duties()
+    for per_account in (False, True):
+        options = DutyOptions(TODAY, per_account)
+        audit = DutyAudit(
+            book,
+            options,
+            _held(folder, ACCOUNTS, "accounts.jsonl"),
+            _held(folder, CONFIG, "config.jsonl"),
+            True,
+        )
+        rejects = []
+        for item in read_records(str(folder / "ledger.jsonl"), LEDGER):
+            if isinstance(item, Record):
+                audit.event(item.record, item.line)
+            else:
+                rejects.append(item)
+        _dump(out, f"whole book, per account {per_account}, one pass", audit, rejects)
+    for n in (2, 3):
         for per_account in (False, True):
             options = DutyOptions(TODAY, per_account)
             audit = DutyAudit(
@@ -212,25 +224,8 @@ def ledger_findings(folder: Path, out) -> None:
                 _held(folder, CONFIG, "config.jsonl"),
                 True,
             )
-            rejects = []
-            for item in read_records(str(folder / "ledger.jsonl"), LEDGER):
-                if isinstance(item, Record):
-                    audit.event(item.record, item.line)
-                else:
-                    rejects.append(item)
-            _dump(out, f"{title}, per account {per_account}, one pass", audit, rejects)
-    for n in (2, 3):
-        for per_account in (False, True):
-            options = DutyOptions(TODAY, per_account)
-            audit = DutyAudit(
-                split,
-                options,
-                _held(folder, ACCOUNTS, "accounts.jsonl"),
-                _held(folder, CONFIG, "config.jsonl"),
-                True,
-            )
             spec = PartSpec(
-                split,
+                book,
                 options,
                 str(folder / "accounts.jsonl"),
                 str(folder / "config.jsonl"),
@@ -247,7 +242,7 @@ def ledger_findings(folder: Path, out) -> None:
                 audit.absorb(result.part)
                 rejects.extend(result.unstored)
             rejects.sort(key=lambda r: r.line)
-            _dump(out, f"splittable book in {n} parts, per account {per_account}", audit, rejects)
+            _dump(out, f"whole book in {n} parts, per account {per_account}", audit, rejects)
 
 
 def stored_findings(folder: Path, out) -> None:
