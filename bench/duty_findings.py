@@ -196,53 +196,46 @@ def _dump(out, title: str, audit: DutyAudit, rejects: list) -> None:
         out.write(f"reject {r.file}:{r.line} {r.session_id} {r.reason}\n")
 
 
+def _driver(folder: Path, book, options: DutyOptions) -> DutyAudit:
+    """The audit that one pass feeds, or that the parts are absorbed into."""
+    held = _held(folder, ACCOUNTS, "accounts.jsonl"), _held(folder, CONFIG, "config.jsonl")
+    return DutyAudit(book, options, *held, True)
+
+
+def _one_pass(folder: Path, audit: DutyAudit) -> list:
+    rejects = []
+    for item in read_records(str(folder / "ledger.jsonl"), LEDGER):
+        if isinstance(item, Record):
+            audit.event(item.record, item.line)
+        else:
+            rejects.append(item)
+    return rejects
+
+
+def _in_parts(folder: Path, book, options: DutyOptions, audit: DutyAudit, n: int) -> list:
+    files = (str(folder / name) for name in ("accounts.jsonl", "config.jsonl", "ledger.jsonl"))
+    spec = PartSpec(book, options, *files, "ledger.jsonl", 1 << 20, n, None, 1)
+    rejects = []
+    for me in range(n):
+        result = ledger_part(spec, me)
+        audit.absorb(result.part)
+        rejects.extend(result.unstored)
+    return sorted(rejects, key=lambda r: r.line)
+
+
 def ledger_findings(folder: Path, out) -> None:
     book = load_duties()
-    for per_account in (False, True):
-        options = DutyOptions(TODAY, per_account)
-        audit = DutyAudit(
-            book,
-            options,
-            _held(folder, ACCOUNTS, "accounts.jsonl"),
-            _held(folder, CONFIG, "config.jsonl"),
-            True,
-        )
-        rejects = []
-        for item in read_records(str(folder / "ledger.jsonl"), LEDGER):
-            if isinstance(item, Record):
-                audit.event(item.record, item.line)
-            else:
-                rejects.append(item)
-        _dump(out, f"whole book, per account {per_account}, one pass", audit, rejects)
-    for n in (2, 3):
+    for n in (1, 2, 3):
         for per_account in (False, True):
             options = DutyOptions(TODAY, per_account)
-            audit = DutyAudit(
-                book,
-                options,
-                _held(folder, ACCOUNTS, "accounts.jsonl"),
-                _held(folder, CONFIG, "config.jsonl"),
-                True,
-            )
-            spec = PartSpec(
-                book,
-                options,
-                str(folder / "accounts.jsonl"),
-                str(folder / "config.jsonl"),
-                str(folder / "ledger.jsonl"),
-                "ledger.jsonl",
-                1 << 20,
-                n,
-                None,
-                1,
-            )
-            rejects = []
-            for me in range(n):
-                result = ledger_part(spec, me)
-                audit.absorb(result.part)
-                rejects.extend(result.unstored)
-            rejects.sort(key=lambda r: r.line)
-            _dump(out, f"whole book in {n} parts, per account {per_account}", audit, rejects)
+            audit = _driver(folder, book, options)
+            if n == 1:
+                rejects = _one_pass(folder, audit)
+                title = f"whole book, per account {per_account}, one pass"
+            else:
+                rejects = _in_parts(folder, book, options, audit, n)
+                title = f"whole book in {n} parts, per account {per_account}"
+            _dump(out, title, audit, rejects)
 
 
 def stored_findings(folder: Path, out) -> None:
