@@ -6,7 +6,7 @@ import re
 
 import click
 
-from compliance.cli.audit import FAIL_ON
+from compliance.cli.fail_on import FAIL_ON
 from compliance.cli.options import MAX_ROW_ID, PSEUDONYMISE, db_option, stored_store
 from compliance.cli.output import plural, table, to_json
 from compliance.cli.progress import bar, set_total
