@@ -288,21 +288,21 @@ def _plays(
     finished: list[int] = []
     after = NEXT[15]
     left = [HAND_SIZE] * 4
-    spent: tuple[list[int], ...] = ([], [], [], [])
-    spend = [s.append for s in spent]
+    spent = [0, 0, 0, 0]  # the weights each seat played
     learn = codes.learn
     rest = iter(plays)
     for player, key, play in rest:
         if player != seats[turn]:
             return None
         if key:
-            entry = follow.get(key)
-            if entry is None:
+            try:
+                entry = follow[key]
+            except KeyError:
                 entry = learn(table, key, play.cards, play.combo)
             if entry is False:
                 return None
             weight, size, table, follow = entry  # type: ignore[misc]
-            spend[turn](weight)
+            spent[turn] += weight
             count = left[turn] - size
             left[turn] = count
             owner, passes = turn, 0
@@ -334,7 +334,7 @@ def _plays(
     if next(rest, None) is not None:
         return None  # plays after the hand is over
     for seat in range(4):
-        if (hands[seat] + GUARD - sum(spent[seat])) & GUARD != GUARD:
+        if (hands[seat] + GUARD - spent[seat]) & GUARD != GUARD:
             return None  # a card played that was not held
     return [seats[s] for s in finished] + [p for i, p in enumerate(seats) if i not in finished]
 
