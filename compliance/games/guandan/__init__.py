@@ -1,8 +1,10 @@
 """掼蛋: the two-deck partnership game of seed 003, a match of hands (docs/games/guandan.md).
 
 `engine` replays a match, `combos` names and compares combinations, `play`
-checks the tribute and the play of one hand; `options` and `record` are the
-variant and the round record; `simulator` makes matches.
+checks the tribute and the play of one hand, `fast` passes the hands those checks
+would pass on integer card codes, `decode` reads a session's hands with each distinct
+play decoded once; `options` and `record` are the variant and the round record;
+`simulator` makes matches.
 """
 
 from __future__ import annotations

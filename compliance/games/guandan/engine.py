@@ -19,9 +19,10 @@ import msgspec
 
 from compliance.domain.rounds import ILLEGAL_ACTION, UNVERIFIABLE, Integrity, RoundResult
 from compliance.errors import DealError
-from compliance.games.base import Engine, compare_claims, decode_rounds
+from compliance.games.base import Engine, compare_claims
 from compliance.games.cards import Card, build_deck
 from compliance.games.guandan import combos, fast
+from compliance.games.guandan.decode import Hand, decode_hands, whole
 from compliance.games.guandan.options import GuandanOptions
 from compliance.games.guandan.play import Breach, check_tribute, partner, play_out, team
 from compliance.games.guandan.record import GuandanHand
@@ -112,15 +113,18 @@ class Match:
 
 
 def replay_hands(
-    hands: list[GuandanHand], players: list[str], options: GuandanOptions
+    hands: list[Hand], players: list[str], options: GuandanOptions
 ) -> Iterator[RoundResult]:
+    """The match hand by hand (`decode.decode_hands` gives `hands`)."""
     match = Match(options)
     per_game = options.stake_per_game
-    for index, hand in enumerate(hands, 1):
+    for index, (hand, plays) in enumerate(hands, 1):
         level = match.level
-        clean = fast.clean_hand(hand, players, match.previous, level, options)
+        clean = fast.clean_hand(hand, players, match.previous, level, options, plays)
         if clean is None:
-            seats, order, problems = checked_hand(index, hand, players, match, level, options)
+            seats, order, problems = checked_hand(
+                index, whole(hand, plays), players, match, level, options
+            )
             issues = [
                 Integrity(index, ILLEGAL_ACTION, f"hand {index}: {text}", players=who)
                 for text, who in problems
@@ -134,7 +138,7 @@ def replay_hands(
         won = (amount, -amount) if winner == 0 else (-amount, amount)
         deltas = dict(zip(seats, won * 2, strict=True))
         stakes = dict.fromkeys(seats, per_level + per_game)
-        if not hand.plays:
+        if not plays:
             issues.append(unplayed(index, order))
         mismatch = compare_claims(index, deltas, hand.claimed)
         if mismatch:
@@ -204,7 +208,7 @@ class Guandan(Engine):
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
         options = self.options_for(session.variant)
-        hands = decode_rounds(session.rounds, GuandanHand)
+        hands = decode_hands(session.rounds)
         yield from replay_hands(hands, [p.id for p in session.players], options)
 
     def describe(

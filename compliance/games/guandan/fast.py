@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from compliance.games.cards import ALL_CARDS, JOKERS, rank_of
 from compliance.games.guandan import combos, shapes
+from compliance.games.guandan.decode import Play, RawHand, play_of
 from compliance.games.guandan.options import GuandanOptions
 from compliance.games.guandan.record import GuandanHand
 
@@ -151,13 +152,17 @@ def level_of(level: str) -> Level:
 
 
 def clean_hand(
-    hand: GuandanHand,
+    hand: GuandanHand | RawHand,
     players: Sequence[str],
     previous: list[str] | None,
     level: str,
     options: GuandanOptions,
+    plays: list[Play] | None = None,
 ) -> tuple[list[str], list[str]] | None:
-    """(seats, finishing order) of a hand the reference checks would pass, else None."""
+    """(seats, finishing order) of a hand the reference checks would pass, else None;
+    `plays` as `decode.decode_hands` gives them (without: read from a `GuandanHand`)."""
+    if plays is None:
+        plays = list(map(play_of, hand.plays))  # type: ignore[arg-type]
     deal = hand.deal
     if len(deal) != 4 or (hand.level is not None and hand.level != level):
         return None
@@ -183,16 +188,16 @@ def clean_hand(
     leader = _tribute(hand, held, seats, previous, codes, options)
     if leader is False:
         return None
-    if not hand.plays:
+    if not plays:
         return seats, list(finish)
-    order = _plays(hand.plays, [held[p] for p in seats], seats, leader, codes)
+    order = _plays(plays, [held[p] for p in seats], seats, leader, codes)
     if order is None or _places(order, seats) != _places(finish, seats):
         return None
     return seats, list(finish)
 
 
 def _tribute(
-    hand: GuandanHand,
+    hand: GuandanHand | RawHand,
     held: dict[str, int],
     seats: list[str],
     previous: list[str] | None,
@@ -261,7 +266,7 @@ def _tribute(
 
 
 def _plays(
-    plays: Sequence[Any], hands: list[int], seats: list[str], leader: str | None, codes: Level
+    plays: list[Play], hands: list[int], seats: list[str], leader: str | None, codes: Level
 ) -> list[str] | None:
     """出牌 as `play.Table` replays it: the finishing order, or None at the first doubt.
 
@@ -270,7 +275,7 @@ def _plays(
     play, so a card played more often than held at any play is so at the end, and no field
     can borrow from the next (27 cards at most, two of a card a play)."""
     try:
-        turn = seats.index(leader or plays[0].player)
+        turn = seats.index(leader or plays[0][0])
     except ValueError:
         return None
     lead = table = codes.lead
@@ -283,24 +288,21 @@ def _plays(
     finished: list[int] = []
     after = NEXT[15]
     left = [HAND_SIZE] * 4
-    spent: tuple[list[int], ...] = ([], [], [], [])
-    spend = [s.append for s in spent]
+    spent = [0, 0, 0, 0]  # the weights each seat played
     learn = codes.learn
     rest = iter(plays)
-    for play in rest:
-        if play.player != seats[turn]:
+    for player, key, play in rest:
+        if player != seats[turn]:
             return None
-        cards = play.cards
-        if cards:
-            declared = play.combo
-            key = cards if declared is None else (cards, declared)
-            entry = follow.get(key)
-            if entry is None:
-                entry = learn(table, key, cards, declared)
+        if key:
+            try:
+                entry = follow[key]
+            except KeyError:
+                entry = learn(table, key, play.cards, play.combo)
             if entry is False:
                 return None
             weight, size, table, follow = entry  # type: ignore[misc]
-            spend[turn](weight)
+            spent[turn] += weight
             count = left[turn] - size
             left[turn] = count
             owner, passes = turn, 0
@@ -332,7 +334,7 @@ def _plays(
     if next(rest, None) is not None:
         return None  # plays after the hand is over
     for seat in range(4):
-        if (hands[seat] + GUARD - sum(spent[seat])) & GUARD != GUARD:
+        if (hands[seat] + GUARD - spent[seat]) & GUARD != GUARD:
             return None  # a card played that was not held
     return [seats[s] for s in finished] + [p for i, p in enumerate(seats) if i not in finished]
 
