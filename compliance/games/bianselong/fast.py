@@ -37,6 +37,8 @@ PLAYABLE: dict[tuple[str, str | None], frozenset[str]] = {
     for rank in cards.RANKS
     for suit in cards.SUITS
 }
+ON: dict[str, frozenset[str]] = {c: PLAYABLE[RANK_SUIT[c]] for c in cards.STANDARD_52}
+ON_JACK: dict[str, frozenset[str]] = {s: PLAYABLE["J", s] for s in cards.SUITS}  # the suit named
 SEVENS = frozenset(c for c in cards.STANDARD_52 if RANK[c] == "7")
 EIGHTS = frozenset(c for c in cards.STANDARD_52 if RANK[c] == "8")
 _END = object()
@@ -80,7 +82,7 @@ def fast_deal(
         held[p] = len(dealt[p])
         in_stock -= len(dealt[p])
     discard = [starter]
-    playable = PLAYABLE[RANK_SUIT[starter]]  # a hand keeps no card it holds none of: isdisjoint
+    playable = ON[starter]  # a hand keeps no card it holds none of: isdisjoint
     position: dict[str, int] = {}
     for i, p in enumerate(order):
         position.setdefault(p, i)
@@ -90,7 +92,7 @@ def fast_deal(
     winner: str | None = None
     last = starter
     seven_draw, stuck_draw, after_draw = opts.seven_draw, opts.stuck_draw, opts.play_after_draw
-    rank_suit, sevens, eights = RANK_SUIT, SEVENS, EIGHTS
+    rank_of, on, on_jack, sevens, eights = RANK, ON, ON_JACK, SEVENS, EIGHTS
     it = iter(plays)
     for play in it:
         p = play.player
@@ -151,18 +153,19 @@ def fast_deal(
                 hand[card] = k - 1
             left = held[p] = held[p] - 1
             discard.append(card)
-            rank, suit = rank_suit[card]
+            rank = rank_of[card]
             if rank == "J":
-                named: str | None = play.suit
+                named = play.suit
                 if named is None:
                     if left:
                         return None
-                    named = suit
-                playable = PLAYABLE[rank, named]
+                    playable = on[card]
+                else:
+                    playable = on_jack[named]
             else:
                 if play.suit is not None:
                     return None
-                playable = PLAYABLE[rank, suit]
+                playable = on[card]
                 if rank == "7":
                     pending_draw += seven_draw
                 elif rank == "8":

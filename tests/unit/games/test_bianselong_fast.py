@@ -18,7 +18,14 @@ from hypothesis import strategies as st
 
 from compliance.errors import DealError
 from compliance.games import cards
-from compliance.games.bianselong.fast import PLAYABLE, RANK_SUIT, fast_deal, points_table
+from compliance.games.bianselong.fast import (
+    ON,
+    ON_JACK,
+    PLAYABLE,
+    RANK_SUIT,
+    fast_deal,
+    points_table,
+)
 from compliance.games.bianselong.options import BianselongOptions
 from compliance.games.bianselong.record import BianselongDeal
 from compliance.games.bianselong.simulator import simulate
@@ -113,6 +120,7 @@ def test_the_playable_table_is_what_the_table_lets_on_its_top(top, named, hand):
     table = Table(blank, ["you"], {"you": Counter(hand)}, Counter(), [top], named=named)
     rank, suit = RANK_SUIT[top]
     playable = PLAYABLE[rank, named if rank == "J" else suit]
+    assert playable == (ON_JACK[named] if rank == "J" else ON[top])
     assert [c for c in cards.ALL_CARDS if c in playable] == [
         c for c in cards.ALL_CARDS if table.can_play(c)
     ]
