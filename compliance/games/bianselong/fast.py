@@ -22,6 +22,25 @@ from compliance.games.bianselong.table import card_points
 RANK: dict[str, str] = {c: cards.rank_of(c) for c in cards.ALL_CARDS}
 SUIT: dict[str, str | None] = {c: cards.suit_of(c) for c in cards.ALL_CARDS}
 RANK_SUIT: dict[str, tuple[str, str | None]] = {c: (RANK[c], SUIT[c]) for c in cards.ALL_CARDS}
+
+
+def matches(card: str, top_rank: str, top_suit: str | None) -> bool:
+    """跟牌: a J on anything but a J; else the top's rank, or its suit (the suit a J names)."""
+    rank, suit = RANK_SUIT[card]
+    return top_rank != "J" if rank == "J" else rank == top_rank or suit == top_suit
+
+
+# what may go on a top of (rank, suit), a J's named suit standing in for its own: one set
+# lookup a play, and one `isdisjoint` over the hand where a draw or a pass is checked
+PLAYABLE: dict[tuple[str, str | None], frozenset[str]] = {
+    (rank, suit): frozenset(c for c in cards.ALL_CARDS if matches(c, rank, suit))
+    for rank in cards.RANKS
+    for suit in cards.SUITS
+}
+ON: dict[str, frozenset[str]] = {c: PLAYABLE[RANK_SUIT[c]] for c in cards.STANDARD_52}
+ON_JACK: dict[str, frozenset[str]] = {s: PLAYABLE["J", s] for s in cards.SUITS}  # the suit named
+SEVENS = frozenset(c for c in cards.STANDARD_52 if RANK[c] == "7")
+EIGHTS = frozenset(c for c in cards.STANDARD_52 if RANK[c] == "8")
 _END = object()
 _FULL_STOCK: dict[int, dict[str, int]] = {}  # decks → every card of the deck, so often
 
@@ -63,8 +82,7 @@ def fast_deal(
         held[p] = len(dealt[p])
         in_stock -= len(dealt[p])
     discard = [starter]
-    # what a card must match: the top's rank, and its suit or the suit a J on top names
-    top_rank, top_suit = RANK_SUIT[starter]
+    playable = ON[starter]  # a hand keeps no card it holds none of: isdisjoint
     position: dict[str, int] = {}
     for i, p in enumerate(order):
         position.setdefault(p, i)
@@ -74,7 +92,7 @@ def fast_deal(
     winner: str | None = None
     last = starter
     seven_draw, stuck_draw, after_draw = opts.seven_draw, opts.stuck_draw, opts.play_after_draw
-    rank_suit = RANK_SUIT
+    rank_of, on, on_jack, sevens, eights = RANK, ON, ON_JACK, SEVENS, EIGHTS
     it = iter(plays)
     for play in it:
         p = play.player
@@ -86,7 +104,7 @@ def fast_deal(
         hand = hands[p]
         if pending_draw:
             if card is not None and not drawn:
-                if rank_suit[card][0] != "7":
+                if card not in sevens:
                     return None
             else:
                 if card is not None or len(drawn) != min(pending_draw, in_stock + len(discard) - 1):
@@ -94,17 +112,11 @@ def fast_deal(
                 pending_draw = 0
         elif pending_skip:
             pending_skip = False
-            if drawn or (card is not None and rank_suit[card][0] != "8"):
+            if drawn or (card is not None and card not in eights):
                 return None
         else:
             if drawn or card is None:
-                could = False
-                for c, k in hand.items():
-                    if k:
-                        rank, suit = rank_suit[c]
-                        if top_rank != "J" if rank == "J" else rank == top_rank or suit == top_suit:
-                            could = True
-                            break
+                could = not playable.isdisjoint(hand)
                 if not drawn:  # a pass: only when nothing can be played or drawn
                     if could or in_stock + len(discard) - 1:
                         return None
@@ -114,10 +126,8 @@ def fast_deal(
                     or (card is not None and not after_draw)
                 ):
                     return None
-            if card is not None:
-                rank, suit = rank_suit[card]
-                if not (top_rank != "J" if rank == "J" else rank == top_rank or suit == top_suit):
-                    return None
+            if card is not None and card not in playable:
+                return None
         if drawn:
             for c in drawn:
                 if not in_stock and len(discard) > 1:
@@ -137,21 +147,25 @@ def fast_deal(
             k = hand.get(card, 0)
             if not k:
                 return None
-            hand[card] = k - 1
+            if k == 1:
+                del hand[card]
+            else:
+                hand[card] = k - 1
             left = held[p] = held[p] - 1
             discard.append(card)
-            rank, suit = rank_suit[card]
+            rank = rank_of[card]
             if rank == "J":
-                named: str | None = play.suit
+                named = play.suit
                 if named is None:
                     if left:
                         return None
-                    named = suit
-                top_rank, top_suit = rank, named
+                    playable = on[card]
+                else:
+                    playable = on_jack[named]
             else:
                 if play.suit is not None:
                     return None
-                top_rank, top_suit = rank, suit
+                playable = on[card]
                 if rank == "7":
                     pending_draw += seven_draw
                 elif rank == "8":

@@ -61,16 +61,15 @@ def fast_betting(
                 checks_only = False
             if closed or p in folded or p in all_in:
                 return None
-            if act != ESCAPE:
-                i = last
-                for _ in range(n):
-                    i = i + 1 if i + 1 < n else 0
+            if act != ESCAPE:  # p must be the first of `to_act` after the last to act
+                if p not in to_act:
+                    return None
+                at = position[p]
+                i = last + 1 if last + 1 < n else 0
+                while i != at:
                     if seats[i] in to_act:
-                        break
-                else:
-                    return None
-                if seats[i] != p:
-                    return None
+                        return None
+                    i = i + 1 if i + 1 < n else 0
             bet, room = bets[p], rooms[p]
             chips = 0
             if act == CHECK:

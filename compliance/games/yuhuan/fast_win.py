@@ -15,14 +15,133 @@ from collections.abc import Iterable, Sequence
 from itertools import product
 
 from compliance.games.yuhuan.win import (
+    CHOW,
+    IMPOSSIBLE,
+    PAIR,
+    PUNG,
     Meld,
     _free_groups,
-    suit_decompositions,
-    suit_need,
 )
 
 _shifted: dict[tuple[int, tuple[int, ...], int, bool], tuple[tuple[Meld, ...], ...]] = {}
 MAX_SHIFTED = 200_000
+HONOUR_TILE = 27
+
+
+def code_of(key: tuple[int, ...]) -> int:
+    """A suit's rank counts as one integer, three bits a rank (a count is at most 4)."""
+    code = 0
+    for rank, n in enumerate(key):
+        code |= n << 3 * rank
+    return code
+
+
+_needs: list[dict[int, int]] = [{}, {}, {}, {}]  # by 2 × chows + pair
+
+
+def code_need(code: int, chows: bool, pair: bool) -> int:
+    """`win.suit_need` of a suit's code: the same search, a count taken by a subtraction."""
+    memo = _needs[2 * chows + pair]
+    found = memo.get(code)
+    if found is not None:
+        return found
+    if not code:
+        found = IMPOSSIBLE if pair else 0
+    else:
+        rank = ((code & -code).bit_length() - 1) // 3
+        shift = 3 * rank
+        count = code >> shift & 7
+        real = min(count, 3)
+        best = 3 - real + code_need(code - (real << shift), chows, pair)
+        if pair:
+            real = min(count, 2)
+            best = min(best, 2 - real + code_need(code - (real << shift), chows, False))
+        if chows:
+            for start in range(max(0, rank - 2), min(rank, 6) + 1):
+                rest, wild = code, 0
+                for r in range(start, start + 3):
+                    if r >= rank and rest >> 3 * r & 7:
+                        rest -= 1 << 3 * r
+                    else:
+                        wild += 1
+                best = min(best, wild + code_need(rest, chows, pair))
+        found = min(best, IMPOSSIBLE)
+    if len(memo) >= MAX_SHIFTED:
+        memo.clear()
+    memo[code] = found
+    return found
+
+
+_need_of: dict[tuple[tuple[int, ...], bool, bool], int] = {}
+
+
+def suit_need(key: tuple[int, ...], chows: bool, pair: bool) -> int:
+    """`win.suit_need`, memoised by the count tuple, searched on the code."""
+    at = (key, chows, pair)
+    found = _need_of.get(at)
+    if found is None:
+        if len(_need_of) >= MAX_SHIFTED:
+            _need_of.clear()
+        found = _need_of[at] = code_need(code_of(key), chows, pair)
+    return found
+
+
+_parts: dict[tuple[int, bool, int, bool], tuple[tuple[Meld, ...], ...]] = {}
+
+
+def code_decompositions(
+    code: int, chows: bool, wild: int, pair: bool
+) -> tuple[tuple[Meld, ...], ...]:
+    """`win.suit_decompositions` of a suit's code (万 for a suit, 东 on for the honours): the
+    same melds through the lowest rank, each decomposition sorted, none twice."""
+    at = (code, chows, wild, pair)
+    done = _parts.get(at)
+    if done is not None:
+        return done
+    if not code:
+        return ((),) if wild == 0 and not pair else ()
+    rank = ((code & -code).bit_length() - 1) // 3
+    shift = 3 * rank
+    count = code >> shift & 7
+    tile = rank if chows else HONOUR_TILE + rank
+    found: set[tuple[Meld, ...]] = set()
+    takes = [(PUNG, r, 3 - r, pair) for r in range(1, min(count, 3) + 1)]
+    if pair:
+        takes += [(PAIR, r, 2 - r, False) for r in range(1, min(count, 2) + 1)]
+    for kind, real, used, still_pair in takes:
+        if used <= wild:
+            meld = (kind, tile, (1 << used) - 1, False)
+            for tail in code_decompositions(code - (real << shift), chows, wild - used, still_pair):
+                found.add(tuple(sorted((meld, *tail))))
+    if chows:
+        for start in range(max(0, rank - 2), min(rank, 6) + 1):
+            # each place below the lowest rank a 財神, at it a real tile, above it either
+            masks = [0]
+            for pos in range(3):
+                r = start + pos
+                if r < rank:
+                    masks = [m | 1 << pos for m in masks]
+                elif r > rank:
+                    if code >> 3 * r & 7:
+                        masks += [m | 1 << pos for m in masks]
+                    else:
+                        masks = [m | 1 << pos for m in masks]
+            for mask in masks:
+                used = (mask & 1) + (mask >> 1 & 1) + (mask >> 2)
+                if used > wild:
+                    continue
+                rest = code
+                for pos in range(3):
+                    if not mask >> pos & 1:
+                        rest -= 1 << 3 * (start + pos)
+                meld = (CHOW, start, mask, False)
+                for tail in code_decompositions(rest, chows, wild - used, pair):
+                    found.add(tuple(sorted((meld, *tail))))
+    done = tuple(found)
+    if len(_parts) >= MAX_SHIFTED:
+        _parts.clear()
+    _parts[at] = done
+    return done
 
 
 def suit_parts(
@@ -33,14 +152,13 @@ def suit_parts(
     at = (suit, key, wild, pair)
     found = _shifted.get(at)
     if found is None:
+        found = code_decompositions(code_of(key), suit < 3, wild, pair)
         if suit in (1, 2):
             off = 9 * suit
             found = tuple(
                 tuple((kind, tile + off, mask, shown) for kind, tile, mask, shown in melds)
-                for melds in suit_decompositions(0, key, wild, pair)
+                for melds in found
             )
-        else:
-            found = suit_decompositions(suit, key, wild, pair)
         if len(_shifted) >= MAX_SHIFTED:
             _shifted.clear()
         _shifted[at] = found

@@ -10,6 +10,7 @@ loop hands a deal back is met.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import msgspec
 from hypothesis import given, settings
@@ -17,7 +18,14 @@ from hypothesis import strategies as st
 
 from compliance.errors import DealError
 from compliance.games import cards
-from compliance.games.bianselong.fast import fast_deal, points_table
+from compliance.games.bianselong.fast import (
+    ON,
+    ON_JACK,
+    PLAYABLE,
+    RANK_SUIT,
+    fast_deal,
+    points_table,
+)
 from compliance.games.bianselong.options import BianselongOptions
 from compliance.games.bianselong.record import BianselongDeal
 from compliance.games.bianselong.simulator import simulate
@@ -100,3 +108,20 @@ def test_fast_deal_equals_table_or_hands_the_deal_back(seed, values, players, be
         else:
             assert fast == expected
             assert fast is not None and list(fast[1]) == list(expected[1])  # same order
+
+
+@given(
+    top=st.sampled_from(cards.STANDARD_52),
+    named=st.sampled_from(cards.SUITS),
+    hand=st.lists(st.sampled_from(cards.ALL_CARDS), max_size=8),
+)
+def test_the_playable_table_is_what_the_table_lets_on_its_top(top, named, hand):
+    blank = BianselongOptions(ace_points=0, king_points=0)
+    table = Table(blank, ["you"], {"you": Counter(hand)}, Counter(), [top], named=named)
+    rank, suit = RANK_SUIT[top]
+    playable = PLAYABLE[rank, named if rank == "J" else suit]
+    assert playable == (ON_JACK[named] if rank == "J" else ON[top])
+    assert [c for c in cards.ALL_CARDS if c in playable] == [
+        c for c in cards.ALL_CARDS if table.can_play(c)
+    ]
+    assert playable.isdisjoint(hand) == (not table.playable("you"))

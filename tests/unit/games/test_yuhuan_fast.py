@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compliance.errors import DealError
-from compliance.games.yuhuan import GAME, settle_round
+from compliance.games.yuhuan import GAME, fast_win, settle_round
 from compliance.games.yuhuan.fast import best_total, fast_settle, loser_total, tables_for
 from compliance.games.yuhuan.fast_win import fast_decompositions
 from compliance.games.yuhuan.options import YuhuanOptions
@@ -25,7 +25,7 @@ from compliance.games.yuhuan.record import YuhuanRound, hand_context
 from compliance.games.yuhuan.score import best_scoring, loser_scoring
 from compliance.games.yuhuan.simulator import simulate
 from compliance.games.yuhuan.tiles import INDEX, KINDS, TILES, WHITE, flower_kind
-from compliance.games.yuhuan.win import decompositions
+from compliance.games.yuhuan.win import decompositions, suit_decompositions, suit_need
 from tests.builders_yuhuan import PLAYERS, session_of
 
 small = st.integers(0, 40)
@@ -215,3 +215,28 @@ def test_fast_decompositions_equal_the_reference_on_simulated_winners(seed):
             )
             args = (ctx.counts, ctx.wildcards, ctx.seat, ctx.flower_kind)
             assert sorted(fast_decompositions(*args)) == sorted(decompositions(*args))
+
+
+@st.composite
+def suit_keys(draw):
+    """A suit's rank counts (nine ranks, or seven for the honours), up to 14 tiles."""
+    chows = draw(st.booleans())
+    ranks = 9 if chows else 7
+    key = [0] * ranks
+    for rank in draw(st.lists(st.integers(0, ranks - 1), max_size=14)):
+        key[rank] = min(4, key[rank] + 1)
+    return tuple(key), chows
+
+
+@settings(max_examples=400, deadline=None)
+@given(suit_keys(), st.integers(0, 4), st.booleans())
+def test_the_code_searches_equal_the_suit_searches(suit_key, wild, pair):
+    key, chows = suit_key
+    for memo in (*fast_win._needs, fast_win._need_of, fast_win._parts, fast_win._shifted):
+        memo.clear()  # a cold search, not only what other tests memoised
+    assert fast_win.code_need(fast_win.code_of(key), chows, pair) == suit_need(key, chows, pair)
+    assert fast_win.suit_need(key, chows, pair) == suit_need(key, chows, pair)
+    for suit in (0, 1, 2) if chows else (3,):
+        got = fast_win.suit_parts(suit, key, wild, pair)
+        assert sorted(got) == sorted(suit_decompositions(suit, key, wild, pair))
+        assert len(set(got)) == len(got)
