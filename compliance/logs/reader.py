@@ -159,7 +159,7 @@ def parsed_duplicate_key(raw: bytes) -> str | None:
     return duplicate_key(raw)
 
 
-CHUNK_PROOFS_FROM = 4 << 20  # bytes of a log: below, loading numpy costs more than it saves
+CHUNK_PROOFS_FROM = 16 << 20  # bytes of a log of short lines: below, numpy's import outweighs
 
 
 def _named_twice(raw: bytes) -> str | None:
@@ -389,12 +389,17 @@ def sessions_in(data: bytes, name: str) -> Iterator[Located | Reject]:
     but without the lines' digests (such a log is settled, not stored), its keys proven
     distinct a chunk of lines at a time (`distinct_keys.ChunkProofs`) when it is large."""
     lines = _lines_of(io.BytesIO(data), MAX_LINE_BYTES)
-    proofs = None
-    if len(data) >= CHUNK_PROOFS_FROM:
-        from compliance.logs.distinct_keys import ChunkProofs
+    yield from _sessions(lines, name, digests=False, proofs=chunk_proofs(data))
 
-        proofs = ChunkProofs(data)
-    yield from _sessions(lines, name, digests=False, proofs=proofs)
+
+def chunk_proofs(data: bytes) -> ChunkProofs | None:
+    """Chunk proofs for a log that is large, or whose first line loads numpy anyway."""
+    first = data.find(b"\n")
+    if len(data) < CHUNK_PROOFS_FROM and (first if first >= 0 else len(data)) < NUMPY_PROOF_FROM:
+        return None
+    from compliance.logs.distinct_keys import ChunkProofs
+
+    return ChunkProofs(data)
 
 
 def _sessions(

@@ -3,6 +3,7 @@ sessions and the same rejects as each line checked on its own."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import tempfile
@@ -62,9 +63,10 @@ LOGS = st.lists(
 def _items(data: bytes, chunk: int | None):
     """What `sessions_in` gives: chunk proofs of `chunk` bytes, or (None) none at all."""
     with (
-        mock.patch.object(
-            reader, "CHUNK_PROOFS_FROM", reader.MAX_LINE_BYTES if chunk is None else 0
-        ),
+        mock.patch.object(reader, "CHUNK_PROOFS_FROM", 0),
+        mock.patch.object(reader, "chunk_proofs", return_value=None)
+        if chunk is None
+        else contextlib.nullcontext(),
         mock.patch.object(distinct_keys, "PROOF_CHUNK", chunk or 1),
     ):
         return [
@@ -122,12 +124,23 @@ def test_settle_refuses_a_repeated_key_in_a_large_log_as_before(tmp_path, where)
     path = tmp_path / "log.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
     messages = []
-    for size in (0, reader.MAX_LINE_BYTES):
+    for off in (False, True):
         with (
-            mock.patch.object(reader, "CHUNK_PROOFS_FROM", size),
+            mock.patch.object(reader, "CHUNK_PROOFS_FROM", 0),
+            mock.patch.object(reader, "chunk_proofs", return_value=None)
+            if off
+            else contextlib.nullcontext(),
             pytest.raises(DecodeError) as caught,
         ):
             sessions_to_settle(path)
         messages.append(str(caught.value))
     assert messages[0] == messages[1]
     assert f":{where + 1} session" in messages[0] and "twice" in messages[0]
+
+
+def test_chunk_proofs_are_made_for_a_large_log_or_a_long_first_line():
+    short = b'{"a":1}\n' * 1000
+    assert reader.chunk_proofs(short) is None
+    assert reader.chunk_proofs(b'{"a":"' + b"x" * reader.NUMPY_PROOF_FROM + b'"}\n' + short)
+    with mock.patch.object(reader, "CHUNK_PROOFS_FROM", len(short)):
+        assert reader.chunk_proofs(short) is not None
