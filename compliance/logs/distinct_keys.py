@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from compliance.streams import BOM
+
 MAX_DEPTH = 150  # deeper lines go to the exact check (whose decoder refuses past 200)
 MAX_SCAN = 16  # objects of up to so many keys are compared by shifts, larger ones by a sort
 _QUOTE, _COLON, _COMMA, _OPEN_BRACE = 0x22, 0x3A, 0x2C, 0x7B
@@ -96,12 +98,46 @@ def _codes(raw: bytes, size: int, starts, ends, owner):
 
 
 def _utf8(raw: bytes) -> bool:
-    """The line is UTF-8 (what lies outside its first and last non-ASCII bytes is ASCII)."""
+    """The line is UTF-8: each run of bytes from 0x80 up is UTF-8 on its own (a character of
+    more than one byte has all its bytes there, an ASCII byte is one), so only the runs are
+    decoded, each followed by a space."""
     if raw.isascii():
         return True
-    high = np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) >= 0x80)
+    line = np.frombuffer(raw, dtype=np.uint8)
+    high = line >= 0x80
+    kept = high.copy()
+    kept[1:] |= high[:-1]  # each run of high bytes and the byte after it
+    runs = line[kept]
     try:
-        raw[high[0] : high[-1] + 1].decode("utf-8")
+        np.where(runs >= 0x80, runs, 0x20).astype(np.uint8).tobytes().decode("utf-8")
     except UnicodeDecodeError:
         return False
     return True
+
+
+PROOF_CHUNK = 1 << 20  # bytes of whole lines whose keys are proven distinct in one pass
+
+
+class ChunkProofs:
+    """键名不重复 of a log held in memory, a megabyte of whole lines at a time: numpy's cost
+    per call is paid per chunk, not per line (docs/performance.md, "the common path, second
+    round"). A line is proven when its chunk is and no line before it in the chunk was
+    refused: the proof reads structure from quotes and brackets and holds only for lines a
+    decoder accepted, each read from its own start. Anything else is checked line by line."""
+
+    def __init__(self, data: bytes):
+        self.data, self.end, self.proven = data, 0, False
+
+    def line_at(self, offset: int) -> bool:
+        """Whether the line starting at `offset` (the next one read) is proven."""
+        if offset >= self.end:
+            data = self.data
+            end = data.find(b"\n", offset + PROOF_CHUNK)
+            self.end = len(data) if end < 0 else end + 1
+            start = offset + len(BOM) if offset == 0 and data.startswith(BOM) else offset
+            self.proven = keys_distinct(data[start : self.end])
+        return self.proven
+
+    def refused(self) -> None:
+        """A line of the chunk was refused: the rest of it is checked line by line."""
+        self.proven = False

@@ -19,7 +19,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jiter
 import msgspec
@@ -27,6 +27,9 @@ import msgspec
 from compliance.errors import DecodeError
 from compliance.logs.records import ID_LENGTH, Session, SessionId
 from compliance.streams import BOM, is_gzip_file, is_stream, open_log
+
+if TYPE_CHECKING:
+    from compliance.logs.distinct_keys import ChunkProofs
 
 _decoder = msgspec.json.Decoder(Session)
 _id_decoder = msgspec.json.Decoder(SessionId)
@@ -90,10 +93,11 @@ def typed_decode(decoder: msgspec.json.Decoder, raw: bytes, what: str) -> Any:
         raise DecodeError(TOO_DEEP) from None
 
 
-def decode_session(raw: bytes) -> Session:
-    """Decode one line; raise DecodeError with a one-line reason."""
+def decode_session(raw: bytes, keys_proven: bool = False) -> Session:
+    """Decode one line; raise DecodeError with a one-line reason. `keys_proven`: the line's
+    keys are known distinct already (`distinct_keys.ChunkProofs`), so they are not checked again."""
     session: Session = typed_decode(_decoder, raw, "session")
-    twice = parsed_duplicate_key(raw)
+    twice = None if keys_proven else parsed_duplicate_key(raw)
     if twice is not None:
         raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
     if session.started_at.tzinfo is None:
@@ -153,6 +157,9 @@ def parsed_duplicate_key(raw: bytes) -> str | None:
         if keys_distinct(raw):
             return None
     return duplicate_key(raw)
+
+
+CHUNK_PROOFS_FROM = 16 << 20  # bytes of a log of short lines: below, numpy's import outweighs
 
 
 def _named_twice(raw: bytes) -> str | None:
@@ -379,8 +386,20 @@ def read_sessions(
 
 def sessions_in(data: bytes, name: str) -> Iterator[Located | Reject]:
     """Every session of a log already read into memory (plain bytes), as `read_sessions`
-    but without the lines' digests (such a log is settled, not stored)."""
-    yield from _sessions(_lines_of(io.BytesIO(data), MAX_LINE_BYTES), name, digests=False)
+    but without the lines' digests (such a log is settled, not stored), its keys proven
+    distinct a chunk of lines at a time (`distinct_keys.ChunkProofs`) when it is large."""
+    lines = _lines_of(io.BytesIO(data), MAX_LINE_BYTES)
+    yield from _sessions(lines, name, digests=False, proofs=chunk_proofs(data))
+
+
+def chunk_proofs(data: bytes) -> ChunkProofs | None:
+    """Chunk proofs for a log that is large, or whose first line loads numpy anyway."""
+    first = data.find(b"\n")
+    if len(data) < CHUNK_PROOFS_FROM and (first if first >= 0 else len(data)) < NUMPY_PROOF_FROM:
+        return None
+    from compliance.logs.distinct_keys import ChunkProofs
+
+    return ChunkProofs(data)
 
 
 def _sessions(
@@ -388,14 +407,18 @@ def _sessions(
     shown: str,
     keep_lines: bool = False,
     digests: bool = True,
+    proofs: ChunkProofs | None = None,
 ):
     try:
         for number, raw, offset in lines:
             if isinstance(raw, LongLine):
+                if proofs is not None:
+                    proofs.refused()
                 yield Reject(shown, number, None, raw.reason())
                 continue
             try:
-                session = decode_session(raw)
+                proven = proofs is not None and proofs.line_at(offset)
+                session = decode_session(raw, proven)
                 if not digests:
                     yield Located(shown, number, session, offset)
                     continue
@@ -404,6 +427,8 @@ def _sessions(
                 kept = content if keep_lines else None
                 yield Located(shown, number, session, offset, digest, kept)
             except DecodeError as exc:
+                if proofs is not None:
+                    proofs.refused()
                 yield Reject(shown, number, guess_session_id(raw), str(exc))
     except UnreadableRest as exc:
         yield Reject(shown, exc.line, None, exc.reason)
