@@ -67,19 +67,32 @@ class Read:
 def read_tricks(raws: Sequence[bytes | msgspec.Raw], names: np.ndarray) -> Read:
     """The tricks of each hand (its JSON bytes), its seats' names given by `name_code`,
     `names[hand, seat] = (first word, second word)` (uint64)."""
-    ok = np.ones(len(raws), dtype=bool)
-    found = _read(raws, names, ok)
-    if found is None:  # read again without the hands that failed
-        kept = np.flatnonzero(ok)
-        again = np.ones(len(kept), dtype=bool)
-        found = _read([raws[i] for i in kept.tolist()], names[kept], again)
-        if found is None:
-            ok[:] = False
-            return Read(ok, EMPTY, EMPTY, EMPTY, np.zeros(len(raws), dtype=np.int64))
-        tricks = np.zeros(len(raws), dtype=np.int64)
+    ok = np.zeros(len(raws), dtype=bool)
+    parts: list[tuple[np.ndarray, tuple[np.ndarray, ...]]] = []
+    _read_part(raws, names, np.arange(len(raws)), ok, parts)
+    tricks = np.zeros(len(raws), dtype=np.int64)
+    for kept, found in parts:
         tricks[kept] = found[3]
-        found = (*found[:3], tricks)
-    return Read(ok, *found)
+    arrays = [np.concatenate([found[k] for _, found in parts] or [EMPTY]) for k in range(3)]
+    return Read(ok, *arrays, tricks)
+
+
+def _read_part(raws, names, kept: np.ndarray, ok: np.ndarray, parts: list) -> None:
+    """Read the hands `kept`, in order; without those that fail, or in halves when a
+    failure does not tell its hand."""
+    if not len(kept):
+        return
+    mine = np.ones(len(kept), dtype=bool)
+    found = _read([raws[i] for i in kept.tolist()], names[kept], mine)
+    if found is not None:
+        ok[kept] = True
+        parts.append((kept, found))
+    elif not mine.all():
+        _read_part(raws, names, kept[mine], ok, parts)
+    elif len(kept) > 1:
+        half = len(kept) // 2
+        _read_part(raws, names, kept[:half], ok, parts)
+        _read_part(raws, names, kept[half:], ok, parts)
 
 
 def _words(buffer: bytes, at: np.ndarray, dtype: str = "<u8") -> np.ndarray:
@@ -89,8 +102,8 @@ def _words(buffer: bytes, at: np.ndarray, dtype: str = "<u8") -> np.ndarray:
 
 
 def _read(raws, names: np.ndarray, ok: np.ndarray):
-    """(seat, code, length, tricks) when every hand reads; else None, `ok` False for the
-    hands that do not."""
+    """(seat, code, length, tricks) when every hand reads; else None, with `ok` False for
+    the hands that do not where that is known."""
     if not raws:
         return EMPTY, EMPTY, EMPTY, EMPTY
     sizes = np.fromiter(map(len, raws), np.int64, len(raws))
@@ -108,9 +121,7 @@ def _read(raws, names: np.ndarray, ok: np.ndarray):
         ok[np.searchsorted(offsets, np.flatnonzero(raw == BACKSLASH), "right") - 1] = False
         return None
     quotes = np.flatnonzero(raw == QUOTE)
-    if len(quotes) % 2:
-        ok[:] = False
-    if not ok.all():
+    if len(quotes) % 2 or not ok.all():
         return None
     start, end = quotes[0::2] + 1, quotes[1::2]
     strings = len(end)
@@ -124,8 +135,7 @@ def _read(raws, names: np.ndarray, ok: np.ndarray):
         ok[0] &= bool(plays) and not play[0]
         return None
     if np.count_nonzero(after == NAME_NEXT) != strings - 3 * plays:
-        ok[:] = False  # a gap other than "," where only a name or a card ends
-        return None
+        return None  # a gap other than "," where only a name or a card ends
     key_at = start[play]
     problem = _words(buffer, key_at - 1) != PLAYER_KEY
     name_at, name_end = start[play + 1], end[play + 1]
@@ -164,9 +174,7 @@ def _read(raws, names: np.ndarray, ok: np.ndarray):
     ok[np.searchsorted(offsets, at[~good], "right") - 1] = False
     ok[play_hand[closing[~four]]] = False
     ok &= np.bincount(play_hand[hand_ends], minlength=len(raws)) == 1
-    if ok.all() and not (end[last[hand_ends]] + len(TAIL) == offsets[1:]).all():
-        ok[:] = False
-    if not ok.all():
+    if not ok.all() or not (end[last[hand_ends]] + len(TAIL) == offsets[1:]).all():
         return None
     return seat, code, length, np.bincount(play_hand[closing], minlength=len(raws))
 
