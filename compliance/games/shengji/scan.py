@@ -73,8 +73,8 @@ def read_tricks(raws: Sequence[bytes | msgspec.Raw], names: np.ndarray) -> Read:
     tricks = np.zeros(len(raws), dtype=np.int64)
     for kept, found in parts:
         tricks[kept] = found[3]
-    arrays = [np.concatenate([found[k] for _, found in parts] or [EMPTY]) for k in range(3)]
-    return Read(ok, *arrays, tricks)
+    seat, code, length = (np.concatenate([f[k] for _, f in parts] or [EMPTY]) for k in range(3))
+    return Read(ok, seat, code, length, tricks)
 
 
 def _read_part(raws, names, kept: np.ndarray, ok: np.ndarray, parts: list) -> None:
