@@ -102,8 +102,20 @@ def _candidate_seats(hand: ShengjiHand, players: Sequence[str], known: set[str])
 
 
 def dealt_seats(hand: ShengjiHand | LightHand, players: Sequence[str], known: set[str]):
-    """`_candidate_seats` but for the tricks (four plays each, some of them)."""
+    """`_candidate_seats` but for the tricks (four plays each, some of them); `players`
+    itself when the deal is to all four of them."""
     deal = hand.deal
+    if (
+        len(players) == len(deal) == 4
+        and deal.keys() == known
+        and hand.declarer in deal
+        and hand.level is not None
+        and known.issuperset(hand.claimed)
+        and list(map(len, deal.values())) == FULL_DEAL
+        and len(hand.kitty) == KITTY_SIZE
+        and len(hand.buried) == KITTY_SIZE
+    ):
+        return players
     if (
         len(deal) != 4
         or hand.declarer not in deal

@@ -226,7 +226,7 @@ def replay_hands(
             side, gain = level_change(points, options.step)
             gainer = team if side == "holders" else 1 - team
             amount = gain * per_level
-            deltas = {p: amount if seats.index(p) % 2 == gainer else -amount for p in seats}
+            deltas = {p: amount if i % 2 == gainer else -amount for i, p in enumerate(seats)}
             levels[gainer] = min(levels[gainer] + gain, len(LEVELS) - 1)
             holding = gainer
             if hand.claimed != deltas:

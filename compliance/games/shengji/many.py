@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from operator import attrgetter
 from typing import TypeVar
 
+import msgspec
 import numpy as np
 
 from compliance.games.shengji.batch import Checked, _Flat, _Judged, check_sessions, dealt_seats
@@ -20,6 +22,7 @@ from compliance.games.shengji.record import LightHand, ShengjiHand
 from compliance.games.shengji.scan import name_code, read_tricks
 
 Hand = TypeVar("Hand", ShengjiHand, LightHand)
+TRICKS = attrgetter("tricks")
 Decoded = tuple[list[Hand], list[str], ShengjiOptions]
 
 
@@ -64,7 +67,9 @@ def light_checks(
     checked: list[list[Checked] | None] = [None] * len(decoded)
     for options, batch in batches(decoded, most):
         kept: list[tuple[int, LightHand, list[str]]] = []
-        raws, names, members = [], [], []
+        raws: list[msgspec.Raw] = []
+        names: list[np.ndarray] = []
+        members = []
         for j in batch:
             hands, players, _ = decoded[j]
             known, codes = set(players), {p: name_code(p) for p in players}
@@ -72,13 +77,18 @@ def light_checks(
             if None in seats or not hands:
                 continue
             members.append((j, len(kept), len(hands)))
-            for hand, dealt in zip(hands, seats, strict=True):
-                kept.append((len(kept), hand, dealt))
-                raws.append(hand.tricks)
-                names.append([codes[p] for p in dealt])  # type: ignore[union-attr]
+            count = len(kept)
+            kept += zip(range(count, count + len(hands)), hands, seats, strict=True)  # type: ignore[arg-type]
+            raws.extend(map(TRICKS, hands))
+            if all(dealt is players for dealt in seats):  # one deal to all four, every hand
+                row = np.array([codes[p] for p in players], dtype=np.uint64)
+                names.append(np.broadcast_to(row, (len(hands), 4, 2)))
+            else:
+                rows = [[codes[p] for p in dealt] for dealt in seats]  # type: ignore[union-attr]
+                names.append(np.array(rows, dtype=np.uint64).reshape(-1, 4, 2))
         if not kept:
             continue
-        read = read_tricks(raws, np.array(names, dtype=np.uint64).reshape(-1, 4, 2))
+        read = read_tricks(raws, np.concatenate(names))
         ok = read.ok.tolist()
         judged = [k for k, good in zip(kept, ok, strict=True) if good]
         out: list[Checked | None] = [None] * len(kept)
