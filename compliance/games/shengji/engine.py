@@ -255,6 +255,26 @@ class Shengji(Engine):
     """升级: the Game engine."""
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
+        """The hands settled in order: from their text when `light_checks` vouches for
+        every one of them, else decoded whole, one by one (an error where it arises)."""
+        options = self.options_for(session.variant)
+        players = [p.id for p in session.players]
+        done: list[RoundResult] | None = None
+        with collector_paused():
+            try:
+                light = decode_rounds(session.rounds, LightHand)
+                known = light_checks([(light, players, options)], BATCH_HANDS)[0]
+                if known is not None:
+                    done = list(replay_hands(light, players, options, known))
+            except Exception:  # noqa: BLE001 - decoded whole below, which tells the error
+                done = None
+        if done is not None:
+            yield from done
+        else:
+            yield from self.replay_decoded(session)
+
+    def replay_decoded(self, session: Session) -> Iterator[RoundResult]:
+        """`replay` with every hand decoded whole (`ShengjiHand`): the reference."""
         options = self.options_for(session.variant)
         with collector_paused():
             hands = decode_rounds(session.rounds, ShengjiHand)
@@ -276,7 +296,7 @@ class Shengji(Engine):
                 results = []
         if len(results) == len(sessions):
             return results
-        return [list(self.replay(session)) for session in sessions]
+        return [list(self.replay_decoded(session)) for session in sessions]
 
     def describe(
         self, hand: list[str] | dict[str, Any], variant: Variant | None = None

@@ -1,5 +1,8 @@
 """升级 tricks read from their text (`scan.read_tricks`) against msgspec's decode of them.
 
+`replay_decoded` (every hand decoded whole) is the reference for `replay` and
+`replay_many`, which read the text first.
+
 A hand `read_tricks` reads is one the whole decode (`ShengjiHand`) takes, with the same
 seats, cards, lengths and tricks; a hand in the compact form a writer gives is read; and
 `Shengji.replay_many` (which reads the text first) equals `replay` (which decodes every
@@ -200,10 +203,29 @@ def _one_by_one(sessions) -> list:
     out = []
     for session in sessions:
         try:
-            out.append(list(GAME.replay(session)))
+            out.append(list(GAME.replay_decoded(session)))
         except Exception as exc:  # noqa: BLE001 - the same failure is what is compared
             out.append(repr(exc))
     return out
+
+
+def _replayed(session) -> tuple[list, str | None]:
+    """`replay`'s results up to an error, and the error (`replay` yields as it goes)."""
+    return _up_to_error(GAME.replay(session))
+
+
+def _replayed_decoded(session) -> tuple[list, str | None]:
+    return _up_to_error(GAME.replay_decoded(session))
+
+
+def _up_to_error(results) -> tuple[list, str | None]:
+    out: list = []
+    try:
+        for result in results:
+            out.append(result)
+    except Exception as exc:  # noqa: BLE001 - the same failure is what is compared
+        return out, repr(exc)
+    return out, None
 
 
 @settings(max_examples=40, deadline=None)
@@ -214,6 +236,7 @@ def test_replay_many_reading_the_text_equals_replay_decoding_every_hand(seed):
     expected = _one_by_one(sessions)
     good = [s for s, r in zip(sessions, expected, strict=True) if not isinstance(r, str)]
     assert GAME.replay_many(good) == [r for r in expected if not isinstance(r, str)]
+    assert [_replayed(s) for s in sessions] == [_replayed_decoded(s) for s in sessions]
     if len(good) < len(sessions):  # one that fails fails as its replay does
         with pytest.raises(Exception) as together:
             GAME.replay_many(sessions)
@@ -231,7 +254,8 @@ def test_clean_sessions_are_judged_from_their_text():
         for s, names in zip(sessions, NAMES[:4], strict=True)
     ]
     assert all(known is not None for known in light_checks(light, 4096))
-    assert GAME.replay_many(sessions) == [list(GAME.replay(s)) for s in sessions]
+    assert GAME.replay_many(sessions) == [list(GAME.replay_decoded(s)) for s in sessions]
+    assert [list(GAME.replay(s)) for s in sessions] == GAME.replay_many(sessions)
 
 
 def test_the_light_hand_is_the_hand_but_for_its_tricks():
