@@ -20,9 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import chain, groupby
 from operator import attrgetter, itemgetter
+from typing import Any
 
 import numpy as np
 
+from compliance.games.cards import ALL_CARDS
 from compliance.games.shengji import tricks
 from compliance.games.shengji.holdings import Holding, play_trick
 from compliance.games.shengji.later import (
@@ -37,7 +39,8 @@ from compliance.games.shengji.later import (
     card_codes,
 )
 from compliance.games.shengji.options import ShengjiOptions
-from compliance.games.shengji.record import HAND_SIZE, KITTY_SIZE, ShengjiHand
+from compliance.games.shengji.record import HAND_SIZE, KITTY_SIZE, LightHand, ShengjiHand
+from compliance.games.shengji.scan import Read
 
 Checked = tuple[list[str], int | None]  # the seats, and the attackers' points when decided
 
@@ -93,18 +96,35 @@ def check_sessions(
 
 def _candidate_seats(hand: ShengjiHand, players: Sequence[str], known: set[str]):
     """The seats of a hand judged here, None for one left to the reference."""
+    if not hand.tricks or set(map(len, hand.tricks)) != FOUR_PLAYS:
+        return None
+    return dealt_seats(hand, players, known)
+
+
+def dealt_seats(hand: ShengjiHand | LightHand, players: Sequence[str], known: set[str]):
+    """`_candidate_seats` but for the tricks (four plays each, some of them); `players`
+    itself when the deal is to all four of them."""
     deal = hand.deal
+    if (
+        len(players) == len(deal) == 4
+        and deal.keys() == known
+        and hand.declarer in deal
+        and hand.level is not None
+        and known.issuperset(hand.claimed)
+        and list(map(len, deal.values())) == FULL_DEAL
+        and len(hand.kitty) == KITTY_SIZE
+        and len(hand.buried) == KITTY_SIZE
+    ):
+        return players
     if (
         len(deal) != 4
         or hand.declarer not in deal
         or hand.level is None
-        or not hand.tricks
         or not known.issuperset(deal)
         or not known.issuperset(hand.claimed)
         or list(map(len, deal.values())) != FULL_DEAL
         or len(hand.kitty) != KITTY_SIZE
         or len(hand.buried) != KITTY_SIZE
-        or set(map(len, hand.tricks)) != FOUR_PLAYS
     ):
         return None
     seats = [p for p in players if p in deal]
@@ -127,22 +147,28 @@ def _seat_of(seats: list[str]):
 
 class _Flat:
     """The judged hands of a session flattened: plays, cards and deals as code arrays.
-    KeyError when a play is by someone not dealt in."""
+    KeyError when a play is by someone not dealt in. `read`: the plays as `scan` read
+    them from the hands' text (`LightHand`s, every one of them read)."""
 
-    def __init__(self, kept: list[tuple[int, ShengjiHand, list[str]]]) -> None:
+    def __init__(self, kept: list[tuple[int, Any, list[str]]], read: Read | None = None) -> None:
         self.kept = kept
+        self.light = read is not None
         hands = [hand for _, hand, _ in kept]
-        plays = list(chain.from_iterable(chain.from_iterable(map(TRICKS, hands))))
-        players: Iterable[int] = chain.from_iterable(  # runs of hands at the same seats
-            map(_seat_of(seats), map(PLAYER, chain.from_iterable(chain.from_iterable(tricks))))
-            for seats, tricks in _runs_of_seats(kept)
-        )
-        self.seat = np.fromiter(players, np.int64, len(plays))  # per play, index in seats
-        self.code, self.length = card_codes(list(map(CARDS, plays)))
+        if read is None:
+            plays = list(chain.from_iterable(chain.from_iterable(map(TRICKS, hands))))
+            players: Iterable[int] = chain.from_iterable(  # runs of hands at the same seats
+                map(_seat_of(seats), map(PLAYER, chain.from_iterable(chain.from_iterable(t))))
+                for seats, t in _runs_of_seats(kept)
+            )
+            self.seat = np.fromiter(players, np.int64, len(plays))  # per play, index in seats
+            self.code, self.length = card_codes(list(map(CARDS, plays)))
+            self.tricks = np.fromiter(map(len, map(TRICKS, hands)), np.int64, len(hands))
+        else:
+            self.seat, self.code, self.length = read.seat, read.code, read.length
+            self.tricks = read.tricks
         dealt = [[*map(h.deal.__getitem__, s), h.kitty, h.buried] for _, h, s in kept]
         codes = card_codes(list(chain.from_iterable(dealt)))[0].reshape(len(kept), -1)
         self.dealt, self.buried = codes[:, :DEALT], codes[:, DEALT:]  # seat order, the kitty
-        self.tricks = np.fromiter(map(len, map(TRICKS, hands)), np.int64, len(hands))
         self.ruler = np.array([RULER_ROW[h.level, h.trump] for h in hands])  # type: ignore[index]
         self.declarer = np.array([s.index(h.declarer) for _, h, s in kept])
 
@@ -270,7 +296,8 @@ class _Judged:
         """A trick led otherwise (a longer tractor, a throw): `play_trick` on the holdings
         rebuilt from the cards played from this trick on."""
         h = int(self.trick_hand[t])
-        if self.bad[h]:
+        if self.bad[h] or self.flat.light:  # a hand read from its text: decoded whole
+            self.bad[h] = True  # and judged by the reference
             return
         _, hand, seats = self.flat.kept[h]
         number = t - int(np.searchsorted(self.trick_hand, h))
@@ -301,9 +328,10 @@ class _Judged:
             self.bad.tolist(),
             total.tolist(),
             attacked[closing].tolist(),
+            closing.tolist(),
             strict=True,
         )
-        for (index, hand, seats), deal_ok, bad, points, kitty_taken in verdicts:
+        for (index, hand, seats), deal_ok, bad, points, kitty_taken, last in verdicts:
             if not deal_ok:
                 continue
             if bad:
@@ -311,10 +339,17 @@ class _Judged:
                 continue
             if kitty_taken:
                 trumps = tricks.trumps_for(hand.level, None if hand.trump == "NT" else hand.trump)
-                lead = tricks.shape(hand.tricks[-1][0].cards, trumps)
+                lead = tricks.shape(self._last_lead(last, hand), trumps)
                 assert lead is not None  # a clean hand's leads are of one suit
                 points += tricks.points(hand.buried) * tricks.kitty_multiplier(lead, rule)
             out[index] = (seats, points)
+
+    def _last_lead(self, last: int, hand) -> list[str]:
+        """The cards that lead a hand's last trick (`last`, of all the tricks)."""
+        if not self.flat.light:
+            return hand.tricks[-1][0].cards
+        at = int(self.trick_start[last])
+        return [ALL_CARDS[c] for c in self.code[at : at + int(self.flat.length[4 * last])]]
 
 
 def _held_from(later, seats: list[str], suits: dict[str, str]) -> dict[str, Holding]:

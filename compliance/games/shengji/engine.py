@@ -13,10 +13,10 @@ from __future__ import annotations
 import gc
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -32,10 +32,11 @@ from compliance.errors import DealError
 from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import Card, build_deck
 from compliance.games.shengji import tricks
-from compliance.games.shengji.batch import Checked, check_session, check_sessions
+from compliance.games.shengji.batch import Checked, check_session
 from compliance.games.shengji.holdings import holding_of, play_trick
+from compliance.games.shengji.many import checked_in_batches, light_checks
 from compliance.games.shengji.options import ShengjiOptions
-from compliance.games.shengji.record import HAND_SIZE, KITTY_SIZE, ShengjiHand
+from compliance.games.shengji.record import HAND_SIZE, KITTY_SIZE, LightHand, ShengjiHand
 from compliance.logs.records import Session, Variant
 
 LEVELS = tricks.NATURAL_ORDER
@@ -155,7 +156,7 @@ def hand_points(
 
 
 def checked_points(
-    hand: ShengjiHand, points: int | None
+    hand: ShengjiHand | LightHand, points: int | None
 ) -> tuple[int | None, list[tuple[str, str, tuple[str, ...]]]]:
     """The points the tricks give, and a mismatch when the log says other."""
     if hand.points is not None and hand.points != points:
@@ -164,21 +165,31 @@ def checked_points(
     return points, []
 
 
+class NeedsReference(Exception):
+    """A hand decoded without its tricks (`LightHand`) needs the reference rules."""
+
+
 def replay_hands(
-    hands: list[ShengjiHand],
+    hands: Sequence[ShengjiHand | LightHand],
     players: list[str],
     options: ShengjiOptions,
-    checked: list[Checked | None] | None = None,
+    checked: Sequence[Checked | None] | None = None,
 ) -> Iterator[RoundResult]:
-    """The hands of a session settled in order; `checked`: their `check_session`, if known."""
+    """The hands of a session settled in order; `checked`: their `check_session`, if known.
+    NeedsReference when a `LightHand` would need the reference rules."""
     levels = [0, 0]
     holding: int | None = None
     resync = False
     if checked is None:
-        checked = check_session(hands, players, options)
+        checked = check_session(cast(Sequence[ShengjiHand], hands), players, options)
     for index, hand in enumerate(hands, 1):
         known = checked[index - 1]
-        seats = seats_of(index, hand, players) if known is None else known[0]
+        if known is not None:
+            seats = known[0]
+        elif isinstance(hand, LightHand):
+            raise NeedsReference
+        else:
+            seats = seats_of(index, hand, players)
         team = seats.index(hand.declarer) % 2
         per_level = options.stake_per_level if hand.stake is None else hand.stake
         issues: list[Integrity] = []
@@ -197,6 +208,8 @@ def replay_hands(
             problems.append((ILLEGAL_ACTION, text, ()))
         if known is not None and known[1] is not None and hand.level == level:
             points, breaches = checked_points(hand, known[1])
+        elif isinstance(hand, LightHand):
+            raise NeedsReference
         else:
             trumps = tricks.trumps_for(level, None if hand.trump == "NT" else hand.trump)
             points, breaches = hand_points(hand, seats, trumps, options)
@@ -213,7 +226,7 @@ def replay_hands(
             side, gain = level_change(points, options.step)
             gainer = team if side == "holders" else 1 - team
             amount = gain * per_level
-            deltas = {p: amount if seats.index(p) % 2 == gainer else -amount for p in seats}
+            deltas = {p: amount if i % 2 == gainer else -amount for i, p in enumerate(seats)}
             levels[gainer] = min(levels[gainer] + gain, len(LEVELS) - 1)
             holding = gainer
             if hand.claimed != deltas:
@@ -242,6 +255,26 @@ class Shengji(Engine):
     """升级: the Game engine."""
 
     def replay(self, session: Session) -> Iterator[RoundResult]:
+        """The hands settled in order: from their text when `light_checks` vouches for
+        every one of them, else decoded whole, one by one (an error where it arises)."""
+        options = self.options_for(session.variant)
+        players = [p.id for p in session.players]
+        done: list[RoundResult] | None = None
+        with collector_paused():
+            try:
+                light = decode_rounds(session.rounds, LightHand)
+                known = light_checks([(light, players, options)], BATCH_HANDS)[0]
+                if known is not None:
+                    done = list(replay_hands(light, players, options, known))
+            except Exception:  # noqa: BLE001 - decoded whole below, which tells the error
+                done = None
+        if done is not None:
+            yield from done
+        else:
+            yield from self.replay_decoded(session)
+
+    def replay_decoded(self, session: Session) -> Iterator[RoundResult]:
+        """`replay` with every hand decoded whole (`ShengjiHand`): the reference."""
         options = self.options_for(session.variant)
         with collector_paused():
             hands = decode_rounds(session.rounds, ShengjiHand)
@@ -253,28 +286,17 @@ class Shengji(Engine):
         call is paid per batch, not per session). Whatever fails before the replays
         begin is left to `replay`, session by session, so it fails as that does. The
         cyclic collector waits until the decoded hands are let go: none of it makes a
-        cycle, and one collection walking all of them cost more than the check of a tenth."""
+        cycle, and one collection walking all of them cost more than the check of a tenth.
+        The hands are decoded first with their tricks as text (`LightHand`, read by
+        `scan`); a session not clean that way is decoded whole and judged as before."""
         with collector_paused():
             try:
-                decoded = [
-                    (
-                        decode_rounds(session.rounds, ShengjiHand),
-                        [p.id for p in session.players],
-                        self.options_for(session.variant),
-                    )
-                    for session in sessions
-                ]
-                checked = _checked_in_batches(decoded)
+                results = _replayed(self, sessions)
             except Exception:
-                decoded, checked = [], []
-            results = [
-                list(replay_hands(hands, players, options, known))
-                for (hands, players, options), known in zip(decoded, checked, strict=True)
-            ]
-            del decoded, checked  # before the collector may run again
+                results = []
         if len(results) == len(sessions):
             return results
-        return [list(self.replay(session)) for session in sessions]
+        return [list(self.replay_decoded(session)) for session in sessions]
 
     def describe(
         self, hand: list[str] | dict[str, Any], variant: Variant | None = None
@@ -310,24 +332,32 @@ class Shengji(Engine):
 BATCH_HANDS = 4096  # hands checked in one pass of `check_sessions`
 
 
-def _checked_in_batches(
-    decoded: list[tuple[list[ShengjiHand], list[str], ShengjiOptions]],
-) -> list[list[Checked | None]]:
-    """`check_session` of each decoded session, sessions of equal options batched."""
-    checked: list[list[Checked | None] | None] = [None] * len(decoded)
-    groups: dict[ShengjiOptions, list[int]] = {}
-    for i, (_, _, options) in enumerate(decoded):
-        groups.setdefault(options, []).append(i)
-    for options, members in groups.items():
-        batch: list[int] = []
-        size = 0
-        for i in [*members, -1]:
-            if batch and (i < 0 or size + len(decoded[i][0]) > BATCH_HANDS):
-                found = check_sessions([decoded[j][:2] for j in batch], options)
-                for j, known in zip(batch, found, strict=True):
-                    checked[j] = known
-                batch, size = [], 0
-            if i >= 0:
-                batch.append(i)
-                size += len(decoded[i][0])
-    return [known if known is not None else [] for known in checked]
+def _replayed(engine: Shengji, sessions: Sequence[Session]) -> list[list[RoundResult]]:
+    """`replay_many`'s results, or an exception for `replay` to tell session by session."""
+    light = [
+        (
+            decode_rounds(session.rounds, LightHand),
+            [p.id for p in session.players],
+            engine.options_for(session.variant),
+        )
+        for session in sessions
+    ]
+    results: list[list[RoundResult] | None] = []
+    for (hands, players, options), known in zip(
+        light, light_checks(light, BATCH_HANDS), strict=True
+    ):
+        replayed = None
+        if known is not None:
+            with suppress(NeedsReference):
+                replayed = list(replay_hands(hands, players, options, known))
+        results.append(replayed)
+    rest = [i for i, done in enumerate(results) if done is None]
+    whole = [
+        (decode_rounds(sessions[i].rounds, ShengjiHand), light[i][1], light[i][2]) for i in rest
+    ]
+    del light  # before the collector may run again
+    for i, (hands, players, options), verdicts in zip(
+        rest, whole, checked_in_batches(whole, BATCH_HANDS), strict=True
+    ):
+        results[i] = list(replay_hands(hands, players, options, verdicts))
+    return results  # type: ignore[return-value]

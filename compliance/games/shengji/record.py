@@ -38,3 +38,20 @@ class ShengjiHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=F
     stake: Amount | None = None
     points: Annotated[int, msgspec.Meta(ge=0, le=10_000)] | None = None
     rake: Amount = 0
+
+
+class LightHand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, gc=False):
+    """`ShengjiHand` with its tricks left as their JSON text, read by `scan.read_tricks`;
+    every other field as there (a test holds the two alike)."""
+
+    declarer: str
+    trump: Literal["S", "H", "C", "D", "NT"]
+    deal: dict[str, list[Card]]
+    kitty: list[Card]
+    buried: list[Card]
+    claimed: dict[str, SignedPoints]
+    tricks: msgspec.Raw = msgspec.Raw(b"[]")
+    level: Level | None = None
+    stake: Amount | None = None
+    points: Annotated[int, msgspec.Meta(ge=0, le=10_000)] | None = None
+    rake: Amount = 0

@@ -275,7 +275,7 @@ def replayed(session) -> tuple[list, str | None]:
     """The results up to a DealError, and its text."""
     results: list = []
     try:
-        for result in GAME.replay(session):
+        for result in GAME.replay_decoded(session):
             results.append(result)
     except DealError as exc:
         return results, str(exc)

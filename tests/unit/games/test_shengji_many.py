@@ -36,7 +36,7 @@ def _one_by_one(sessions) -> list:
     out = []
     for session in sessions:
         try:
-            out.append(list(GAME.replay(session)))
+            out.append(list(GAME.replay_decoded(session)))
         except Exception as exc:  # noqa: BLE001 - the same failure is what is compared
             out.append(repr(exc))
     return out
