@@ -155,6 +155,7 @@ def audit_duties(
         for event in records(ledger, LEDGER) or ():
             engine.event(event.record, event.line)
     _flush(uow, run_id, rejects)
+    engine.room_card_fees(lambda: uow.duties.session_results(run_id))
     engine.mirrored_gains(lambda: uow.duties.session_results(run_id))
     findings = engine.finish()
     uow.duties.store_findings(run_id, findings)
