@@ -25,7 +25,14 @@ from compliance.domain.windows import WindowFinding
 from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import MAX_LINE_BYTES, Reject
 from compliance.service_layer.aside import DigestsAside
-from compliance.service_layer.duties import DutyInputs, DutySummary, Parallel, audit_duties
+from compliance.service_layer.duties import (
+    DutyInputs,
+    DutyRun,
+    DutySummary,
+    Parallel,
+    ensure_duties,
+)
+from compliance.service_layer.duty_sessions import DutySessions
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
 from compliance.service_layer.manifest import input_digests, manifest
 from compliance.service_layer.runners import (
@@ -194,8 +201,7 @@ def _splittable(
     """Each input as a runner reads it: a stream spooled to a temporary file where workers
     split the input; the spooled path → the name given."""
     streams = [f for f in files if is_stream(f)]
-    duties = options.duties is not None and options.duties.given
-    if not streams or not (options.workers > 1 or options.dask or duties):
+    if not streams or not (options.workers > 1 or options.dask):
         yield {}
         return
     if options.dask and options.dask != "local":
@@ -206,13 +212,9 @@ def _splittable(
     with tempfile.TemporaryDirectory(prefix="compliance-spool-") as folder:
         names: dict[str, str] = {}
         for name in streams:
-            why = (
-                "the workers can split it (a stream cannot be read by offsets)"
-                if options.workers > 1 or options.dask
-                else "the duties can read its sessions again (a stream is read once)"
-            )
             on_note(
-                f"spooling {name} to a temporary file so that {why}; it is removed after the run"
+                f"spooling {name} to a temporary file so that the workers can split it (a "
+                "stream cannot be read by offsets); it is removed after the run"
             )
             names[spool(name, folder)] = name
         yield names
@@ -231,6 +233,9 @@ def _audit(
         options = replace(options, latest_day=datetime.now(UTC).date() + timedelta(days=1))
     with uow, few_collections():
         book = ensure_rules(uow)
+        with_duties = options.duties is not None and options.duties.given
+        if with_duties:
+            ensure_duties(uow)  # before the run starts, so a strict run leaves nothing of it
         files = [names.get(path, path) for path in inputs]
         run_id = uow.runs.start(files, options.as_of, _options_record(options))
         batch: list[AuditedSession] = []
@@ -245,8 +250,14 @@ def _audit(
         runner = runner_for(options.workers, options.dask, store)
         auditor = make_auditor(book, options)
         auditor.names = names
+        duties = _duty_run(uow, run_id, names, options) if with_duties else None
+        auditor.duty_sessions = duties is not None
         judged = runner.judge(auditor, inputs, summary.totals, run_id, with_findings)
         for item in judged:
+            if isinstance(item, DutySessions):
+                if duties is not None:
+                    duties.sessions(item)
+                continue
             on_session(item)
             if isinstance(item, RejectsStored):
                 summary.rejects += item.count
@@ -287,8 +298,8 @@ def _audit(
             for finding in judge_windows(uow, book, options, summary, run_id):
                 summary.count_finding(finding)
                 on_finding(finding)
-            if options.duties is not None and options.duties.given:
-                _duties(uow, run_id, inputs, names, options, summary, on_finding)
+            if duties is not None:
+                _duties(duties, summary, on_finding)
             stored = aside.result() if aside is not None else None
         finally:
             if aside is not None:
@@ -357,42 +368,44 @@ def _read_from(options: AuditOptions, summary: AuditSummary) -> date | None:
     return read_limit(last, options.window_days) if last else None
 
 
+def _duty_run(
+    uow: UnitOfWork, run_id: int, names: dict[str, str], options: AuditOptions
+) -> DutyRun:
+    """The platform's duties of the run, started before its sessions are judged, so that
+    they see the sessions in the audit's own pass. A record's day is judged up to
+    `as_of`, else the day before `latest_day` (today)."""
+    assert options.duties is not None and options.latest_day is not None
+    today = options.as_of or options.latest_day - timedelta(days=1)
+    return DutyRun(
+        uow,
+        run_id,
+        names,
+        options.duties,
+        today,
+        options.max_line_bytes,
+        options.strict,
+        Parallel(options.workers, options.dask, uow.worker_factory()),
+    )
+
+
 def _duties(
-    uow: UnitOfWork,
-    run_id: int,
-    inputs: list[str],
-    names: dict[str, str],
-    options: AuditOptions,
+    duties: DutyRun,
     summary: AuditSummary,
     on_finding: Callable[[Finding | EncodedFinding], None],
 ) -> None:
-    """The platform's duties over the run's sessions and the records given; their
-    rejects join the run's. A record's day is judged up to `as_of`, else the day
-    before `latest_day` (today)."""
-    assert options.duties is not None and options.latest_day is not None
-    today = options.as_of or options.latest_day - timedelta(days=1)
+    """The duties finished over the run's sessions and the records given; their
+    rejects join the run's."""
 
     def found(finding) -> None:
         summary.count_finding(finding)
         on_finding(finding)
 
-    duties = audit_duties(
-        uow,
-        run_id,
-        inputs,
-        names,
-        options.duties,
-        today,
-        options.max_line_bytes,
-        found,
-        options.strict,
-        Parallel(options.workers, options.dask, uow.worker_factory()),
-    )
-    summary.duties = duties
-    summary.rejects += duties.rejects
-    summary.stored_rejects += duties.rejects
+    result = duties.finish(found)
+    summary.duties = result
+    summary.rejects += result.rejects
+    summary.stored_rejects += result.rejects
     room = max(0, 100 - len(summary.reject_list))
-    summary.reject_list.extend(duties.reject_list[:room])
+    summary.reject_list.extend(result.reject_list[:room])
 
 
 def read_limit(last: date, window_days: int | None) -> date | None:

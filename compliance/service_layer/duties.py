@@ -3,8 +3,9 @@
 Runs only when the audit is given an accounts file, a ledger or a platform
 configuration; then the duty rows are seeded from data/duties.toml on first use
 (in the trail), the records are read with the session reader's bounds and
-rejects (stored with the run like a session's), the run's session files are read
-once more for who played when, and the findings are stored with the run.
+rejects (stored with the run like a session's), the sessions are seen in the audit's
+own pass over them (service_layer/duty_sessions.py), and the findings are stored with
+the run.
 """
 
 from __future__ import annotations
@@ -15,19 +16,20 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from compliance.domain.duties.engine import DutyAudit, DutyOptions, Play, Sitting
+from compliance.domain.duties.engine import DutyAudit, DutyOptions, Play
 from compliance.domain.duties.rows import DutyBook
 from compliance.domain.findings import DutyFinding
 from compliance.dutydata import duties_path, load_duties
 from compliance.errors import LogError
 from compliance.logs.platform_reader import Record, read_records
 from compliance.logs.platform_records import ACCOUNTS, CONFIG, LEDGER
-from compliance.logs.reader import Located, Reject, read_sessions
-from compliance.logs.records import Session
-from compliance.logs.round_money import round_money
+from compliance.logs.reader import Reject
+from compliance.service_layer.duty_sessions import DutySessions, sitting_of
 from compliance.service_layer.duty_workers import PartResult, PartSpec, run_parts
 from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory
 from compliance.streams import is_stream
+
+__all__ = ["DutyInputs", "DutyRun", "DutySummary", "Parallel", "sitting_of"]
 
 FIRST_USE = "first use: seeded from data/duties.toml"
 BATCH = 1000
@@ -85,102 +87,97 @@ def ensure_duties(uow: UnitOfWork, actor: str | None = None) -> DutyBook:
     return uow.duties.load()
 
 
-def audit_duties(
-    uow: UnitOfWork,
-    run_id: int,
-    session_files: list[str],
-    names: dict[str, str],
-    inputs: DutyInputs,
-    today: date,
-    max_line_bytes: int,
-    on_finding: Callable[[DutyFinding], None],
-    strict: bool = False,
-    parallel: Parallel | None = None,
-) -> DutySummary:
-    """Check the duties on the inputs and the run's sessions; store and pass on the
-    findings; the rejects of the records are stored with the run (with `strict`, the
-    first one stops the run with LogError, as a session's does). With `parallel`
-    workers (or Dask) the ledger is checked in parts, one per worker, by person
-    (service_layer/duty_workers.py), and the parts merged: the same findings."""
-    parallel = parallel or Parallel()
-    book = ensure_duties(uow)
-    summary = DutySummary()
-    rejects: list[Reject] = []
+class DutyRun:
+    """平台义务审计的一次: the duty checks of a run, fed the audit's own pass over the
+    sessions (`sessions`, the digests in file order), then the ledger (`finish`).
 
-    def records(path: str | None, kind: str) -> Iterator[Record[Any]] | None:
+    Started before the sessions are judged: the duty rows seeded from data/duties.toml
+    on first use, the accounts and configuration read (their rejects stored with the
+    run; with `strict`, the first one stops the run with LogError, as a session's
+    does). With `parallel` workers (or Dask) the ledger is checked in parts, one per
+    worker, by person (service_layer/duty_workers.py), and the parts merged: the same
+    findings."""
+
+    def __init__(
+        self,
+        uow: UnitOfWork,
+        run_id: int,
+        names: dict[str, str],
+        inputs: DutyInputs,
+        today: date,
+        max_line_bytes: int,
+        strict: bool = False,
+        parallel: Parallel | None = None,
+    ):
+        self.uow, self.run_id, self.names, self.inputs = uow, run_id, names, inputs
+        self.max_line_bytes, self.strict = max_line_bytes, strict
+        self.parallel = parallel or Parallel()
+        self.book = ensure_duties(uow)
+        self.summary = DutySummary()
+        self.rejects: list[Reject] = []
+        accounts = self._records(inputs.accounts, ACCOUNTS)
+        config = self._records(inputs.config, CONFIG)
+        self.options = DutyOptions(today, inputs.per_account, inputs.adjusted_closed)
+        self.engine = DutyAudit(
+            self.book,
+            self.options,
+            (r.record for r in accounts) if accounts is not None else None,
+            [r.record for r in config] if config is not None else None,
+            ledger_given=inputs.ledger is not None,
+        )
+
+    def _records(self, path: str | None, kind: str) -> Iterator[Record[Any]] | None:
         if path is None:
             return None
-        items = read_records(path, kind, max_line_bytes, name=names.get(path))
-        return _decoded(uow, run_id, items, summary, rejects, strict)
+        items = read_records(path, kind, self.max_line_bytes, name=self.names.get(path))
+        return _decoded(self.uow, self.run_id, items, self.summary, self.rejects, self.strict)
 
-    accounts = records(inputs.accounts, ACCOUNTS)
-    config = records(inputs.config, CONFIG)
-    options = DutyOptions(today, inputs.per_account, inputs.adjusted_closed)
-    engine = DutyAudit(
-        book,
-        options,
-        (r.record for r in accounts) if accounts is not None else None,
-        [r.record for r in config] if config is not None else None,
-        ledger_given=inputs.ledger is not None,
-    )
-    for path in session_files:
-        for item in read_sessions(path, max_line_bytes=max_line_bytes, name=names.get(path)):
-            if isinstance(item, Located):
-                s = item.session
-                ids = tuple(p.id for p in s.players)
-                owner = s.owner.id if s.owner is not None else None
-                engine.session(s.platform, s.session_id, s.room_id, owner, ids, s.started_at)
-                for player in s.players:
-                    engine.play(Play(s.platform, player.id, s.session_id, s.started_at, s.ended_at))
-                engine.sitting(sitting_of(s))
-    ledger = inputs.ledger
-    if ledger is not None and parallel.splits(ledger, strict, engine):
-        _flush(uow, run_id, rejects)
-        uow.commit()  # so that the workers can write their rejects
-        spec = PartSpec(
-            book,
-            options,
-            inputs.accounts,
-            inputs.config,
-            ledger,
-            names.get(ledger, ledger),
-            max_line_bytes,
-            max(parallel.workers, 1),
-            parallel.store,
-            run_id,
-            engine.signals.agents.sessions,
-        )
-        _absorb(uow, run_id, engine, run_parts(spec, parallel.dask), summary)
-    else:
-        for event in records(ledger, LEDGER) or ():
-            engine.event(event.record, event.line)
-    _flush(uow, run_id, rejects)
-    engine.mirrored_gains(lambda: uow.duties.session_results(run_id))
-    findings = engine.finish()
-    uow.duties.store_findings(run_id, findings)
-    uow.commit()
-    for finding in findings:
-        summary.found[finding.severity if finding.status == "breached" else finding.status] += 1
-        on_finding(finding)
-    summary.statuses = engine.statuses()
-    return summary
+    def sessions(self, batch: DutySessions) -> None:
+        """A batch of the log's sessions, in file order: who played when (checks 1, 2, 5,
+        16), the agents' tables (17), the rounds' fees and points (9, 10)."""
+        engine = self.engine
+        for d in batch.digests:
+            s = d.sitting
+            engine.session(s.platform, s.session_id, s.room_id, s.owner, d.players, s.started_at)
+            for player in d.players:
+                engine.play(Play(s.platform, player, s.session_id, s.started_at, d.ended_at))
+            engine.sitting(s)
 
-
-def sitting_of(s: Session) -> Sitting:
-    """The session as checks 9 and 10 read it: room, owner and fee, the rounds' money."""
-    owner = s.owner
-    return Sitting(
-        platform=s.platform,
-        session_id=s.session_id,
-        game=s.game,
-        started_at=s.started_at,
-        rounds=round_money(s.rounds),
-        room_id=s.room_id,
-        owner=owner.id if owner is not None else None,
-        room_fee=owner.room_fee if owner is not None else 0,
-        fee_basis=owner.fee_basis if owner is not None else "fixed",
-        preset=s.variant.preset,
-    )
+    def finish(self, on_finding: Callable[[DutyFinding], None]) -> DutySummary:
+        """The ledger checked, the findings stored and passed on; the summary."""
+        uow, run_id, engine, summary = self.uow, self.run_id, self.engine, self.summary
+        parallel, ledger = self.parallel, self.inputs.ledger
+        if ledger is not None and parallel.splits(ledger, self.strict, engine):
+            _flush(uow, run_id, self.rejects)
+            uow.commit()  # so that the workers can write their rejects
+            spec = PartSpec(
+                self.book,
+                self.options,
+                self.inputs.accounts,
+                self.inputs.config,
+                ledger,
+                self.names.get(ledger, ledger),
+                self.max_line_bytes,
+                max(parallel.workers, 1),
+                parallel.store,
+                run_id,
+                engine.signals.agents.sessions,
+            )
+            _absorb(uow, run_id, engine, run_parts(spec, parallel.dask), summary)
+        else:
+            for event in self._records(ledger, LEDGER) or ():
+                engine.event(event.record, event.line)
+        _flush(uow, run_id, self.rejects)
+        engine.room_card_fees(lambda: uow.duties.session_results(run_id))
+        engine.mirrored_gains(lambda: uow.duties.session_results(run_id))
+        findings = engine.finish()
+        uow.duties.store_findings(run_id, findings)
+        uow.commit()
+        for finding in findings:
+            summary.found[finding.severity if finding.status == "breached" else finding.status] += 1
+            on_finding(finding)
+        summary.statuses = engine.statuses()
+        return summary
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from compliance.games import get_game
 from compliance.logs.reader import MAX_LINE_BYTES, Located, Reject, read_sessions
 from compliance.logs.records import ID_LENGTH, Session
 from compliance.service_layer.batch_judging import BatchJudge
+from compliance.service_layer.duty_sessions import DutySessions, digest_of
 from compliance.streams import is_stream
 
 BATCH = 512
@@ -73,6 +74,7 @@ class Auditor:
     keep_lines: bool = False  # store every session's line (streams' lines are kept always)
     per_rule_set: bool = True
     """Judge per rule set where a session allows (False: every player by the reference)."""
+    duty_sessions: bool = False  # also yield each batch's DutySessions (duties were given)
     judge: BatchJudge = field(default_factory=BatchJudge, repr=False, compare=False)
     places: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
@@ -224,9 +226,10 @@ class Auditor:
 
     def audit_file(
         self, path: str, start: int = 0, end: int | None = None
-    ) -> Iterator[AuditedSession | Reject]:
+    ) -> Iterator[AuditedSession | Reject | DutySessions]:
         """Every session of one partition judged, or the reject it became; BATCH sessions
-        at a time, judged per rule set where they can be (service_layer/batch_judging.py)."""
+        at a time, judged per rule set where they can be (service_layer/batch_judging.py).
+        With `duty_sessions`, each batch is preceded by the duty digests of its sessions."""
         name = self.names.get(path)
         keep = self.keep_lines or name is not None or is_stream(path)
         waiting: list[Located | Reject] = []
@@ -237,7 +240,13 @@ class Auditor:
                 waiting = []
         yield from self._batch(waiting)
 
-    def _batch(self, items: list[Located | Reject]) -> Iterator[AuditedSession | Reject]:
+    def _batch(
+        self, items: list[Located | Reject]
+    ) -> Iterator[AuditedSession | Reject | DutySessions]:
+        if self.duty_sessions:
+            digests = [digest_of(i.session) for i in items if isinstance(i, Located)]
+            if digests:
+                yield DutySessions(digests)
         settled: list[Settled | Reject] = [
             item if isinstance(item, Reject) else self._guarded(self.settle, item) for item in items
         ]

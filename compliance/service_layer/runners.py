@@ -29,6 +29,7 @@ from compliance.domain.audited import AuditedSession, Totals, add_session, merge
 from compliance.domain.encoded import EncodedFinding
 from compliance.errors import ConfigError
 from compliance.logs.reader import Reject, is_whole
+from compliance.service_layer.duty_sessions import DutySessions
 from compliance.service_layer.judging import Auditor, few_collections
 from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory
 
@@ -52,7 +53,7 @@ class Runner(Protocol):
         totals: Totals,
         run_id: int | None = None,
         with_findings: bool = True,
-    ) -> Iterator[AuditedSession | StoredSession | Reject]: ...
+    ) -> Iterator[AuditedSession | StoredSession | Reject | DutySessions]: ...
 
 
 class SerialRunner:
@@ -61,7 +62,7 @@ class SerialRunner:
     def judge(self, auditor, files, totals, run_id=None, with_findings=True):
         for path in files:
             for item in auditor.audit_file(path):
-                if not isinstance(item, Reject):
+                if isinstance(item, AuditedSession):
                     add_session(totals, item)
                 yield item
 
@@ -296,7 +297,7 @@ def _audit_partition_of(auditor: Auditor, store: UnitOfWorkFactory | None, task:
     uow = _store(store)
     if uow is not None and run_id is None:
         raise ValueError("a worker stores sessions only for a started run (task without run id)")
-    items: list[AuditedSession | Reject] = []
+    items: list[AuditedSession | Reject | DutySessions] = []
     rejects = RejectSink(uow, run_id) if uow is not None else None
     for item in auditor.audit_file(path, start, end):
         if rejects is not None and isinstance(item, Reject):
@@ -306,7 +307,7 @@ def _audit_partition_of(auditor: Auditor, store: UnitOfWorkFactory | None, task:
             continue
         items.append(item)
     totals: Totals = {}
-    sessions = [item for item in items if not isinstance(item, Reject)]
+    sessions = [item for item in items if isinstance(item, AuditedSession)]
     for item in sessions:
         add_session(totals, item)
         if with_findings:
@@ -317,8 +318,8 @@ def _audit_partition_of(auditor: Auditor, store: UnitOfWorkFactory | None, task:
         uow.runs.store_sessions(run_id, sessions)
         uow.commit()
     rejects.flush()
-    back: list[StoredSession | Reject | RejectsStored] = [
-        item if isinstance(item, Reject) else _stored(item, with_findings) for item in items
+    back: list[StoredSession | Reject | RejectsStored | DutySessions] = [
+        _stored(item, with_findings) if isinstance(item, AuditedSession) else item for item in items
     ]
     if rejects.unsent:
         back.append(RejectsStored(rejects.unsent))

@@ -297,11 +297,14 @@ def _sessions(path: str) -> list[dict[str, Any]]:
                 s = json.loads(line)
                 money = round_money(msgspec.json.encode(s.pop("rounds", []))) or []
                 points: dict[str, tuple[int, int]] = {}
+                nets: dict[str, int] = {}
                 for r in money:
                     for player, v in r.results().items():
                         top, total = points.get(player, (0, 0))
                         points[player] = (max(top, abs(v)), total + abs(v))
+                        nets[player] = nets.get(player, 0) + v
                 s["_points"] = points
+                s["_nets"] = nets
                 s["_raked"] = _shows_a_share(money)
                 out.append(s)
     return out

@@ -148,6 +148,29 @@ def inject(w: Any, rng: random.Random, sessions, players, avoid, count: int, log
         w.event(flagged, "fraud_flag", first + timedelta(days=5 + k))
         w.event(flagged, "login", first + timedelta(days=6 + k), device=f"dev-{flagged}")
         log.injected.append(("fraud-reverify-signal", f"account:{flagged}"))
+    _winners_cards(w, sessions, by_id, count, log)
+
+
+def _winners_cards(w: Any, sessions, by_id, count: int, log) -> None:
+    """Check 9's room cards: in `count` sessions no card was used for, with two winners
+    or more and a loser, and no agent, one card from each winner and none from the rest."""
+    carded = {e.get("session_id") for e in w.events if e["type"] == "room_card_use"}
+    done = 0
+    for s in sessions:
+        nets = s.get("_nets", {})
+        winners = sorted(p for p, net in nets.items() if net > 0)
+        if done >= count or s["session_id"] in carded or not s.get("point_value"):
+            continue
+        if len(winners) < 2 or len(winners) == len(nets) or len(nets) != len(s["players"]):
+            continue
+        if any(by_id[p]["kind"] == "agent" for p in nets):
+            continue
+        at = datetime.fromisoformat(s["started_at"])
+        for p in winners:
+            _card(w, p, at, s["session_id"])
+        room = f"room:{s['room_id']}" if s.get("room_id") else f"session:{s['session_id']}"
+        log.injected.append(("fee-cards-winners-2007", room))
+        done += 1
 
 
 def _two_tables(free, used, played) -> tuple[str, list[tuple[datetime, str]]] | None:

@@ -15,7 +15,7 @@ from compliance.cli import cli
 from compliance.db.engine import make_engine
 from compliance.db.models import AuditRunRow, RejectRow, table_of
 from compliance.db.unit_of_work import SqlUnitOfWork
-from compliance.service_layer import duties
+from compliance.service_layer import duties, judging
 from compliance.service_layer.duty_workers import run_parts
 
 RUNS, REJECTS = table_of(AuditRunRow), table_of(RejectRow)
@@ -26,6 +26,14 @@ SIGNALS = {
     "coin-trader-signal",
     "draw-frequencies-2016",
 }
+SESSION_SIDE = (  # checks 1, 2, 5, 9, 10, 16 and 17's sessions: read in the audit's pass
+    "unverified_play",
+    "minor_hours",
+    "outcome_fees",
+    "point_caps",
+    "service_gaps",
+    "agent_tables",
+)
 
 
 def simulated(tmp_path):
@@ -93,7 +101,23 @@ def test_workers_store_the_duty_findings_of_one_process(any_db_url, tmp_path, sp
         return found
 
     monkeypatch.setattr(duties, "run_parts", counted)
+    seen, made = [], []
+    feed, digest = duties.DutyRun.sessions, judging.digest_of
+
+    def fed(self, batch):
+        seen.extend(d.sitting.session_id for d in batch.digests)
+        return feed(self, batch)
+
+    def digested(s):
+        made.append(s.session_id)  # in this process only: a worker counts in its own copy
+        return digest(s)
+
+    monkeypatch.setattr(duties.DutyRun, "sessions", fed)
+    monkeypatch.setattr(judging, "digest_of", digested)
     two = audit(any_db_url, sessions, records, *spread)
+    # the driver was given every session once, in file order, digested in the workers
+    order = [json.loads(line)["session_id"] for line in sessions.read_text().splitlines()]
+    assert seen == order and made == []
     assert len(parts) == 2 and all(p.records > 0 for p in parts)
     runs = stored(any_db_url)
     assert len(runs) == 2
@@ -102,6 +126,9 @@ def test_workers_store_the_duty_findings_of_one_process(any_db_url, tmp_path, sp
     found = {json.loads(f)["duty"] for f in serial}
     assert found >= SIGNALS, SIGNALS - found
     assert pooled_statuses == statuses and statuses["minor_payments"] == "breached"
+    assert all(statuses.get(check) for check in SESSION_SIDE), statuses
+    session_side = [f for f in serial if json.loads(f)["check"] in SESSION_SIDE]
+    assert len({json.loads(f)["check"] for f in session_side}) >= 4, session_side
     assert pooled_rejects == rejects and len(rejects) == 3
     duty = [d for d in map(json.loads, two.stdout.splitlines()) if d["kind"] == "duty"]
     assert duty == [d for d in map(json.loads, one.stdout.splitlines()) if d["kind"] == "duty"]

@@ -46,8 +46,8 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
     logged = sessions.read_text()
     assert all(f'"id":"{p}"' in logged for p in ("friend-1", "lucky-1", "shark-1", "mule-g01-2"))
     assert made.stdout.splitlines()[2] == (
-        f"wrote 119 accounts, 4266 ledger events and the configuration to {records}, "
-        f"7 guest sessions (2020) to {records / 'guests.jsonl'}, 95 duty breaches injected"
+        f"wrote 119 accounts, 4274 ledger events and the configuration to {records}, "
+        f"7 guest sessions (2020) to {records / 'guests.jsonl'}, 99 duty breaches injected"
     )
     again = write_platform(str(sessions), tmp_path / "again", 5, 0.05, guests=True)
     injected = set(again.injected)
@@ -78,7 +78,11 @@ def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_
         ("minor_payments", "birth_date"),
     ]
     found_rows = {d for d, _ in found}
-    assert {"fee-share-2007", "point-cap-round-sessions-2007"} <= found_rows
+    assert {
+        "fee-share-2007",
+        "fee-cards-winners-2007",
+        "point-cap-round-sessions-2007",
+    } <= found_rows
     assert "point-cap-day-sessions-2007" in found_rows
     signals = {
         (d["duty"], d["subject"])

@@ -28,6 +28,7 @@ from compliance.domain.duties.mirrored_gains import ResultRow, judge_mirrored
 from compliance.domain.duties.payments import Payments
 from compliance.domain.duties.points import Points
 from compliance.domain.duties.retention import judge_retention
+from compliance.domain.duties.room_cards import RoomCards
 from compliance.domain.duties.round_points import RoundPoints
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.domain.duties.service import ServiceDays
@@ -169,6 +170,7 @@ class DutyAudit:
         self.service = ServiceDays(book, self.collect)
         self.signals = AccountSignals(book, self.accounts, self.collect)
         self.fees = OutcomeFees(book, self.collect)
+        self.room_cards = RoomCards(book, self.collect)
         self.round_points = RoundPoints(
             book, self.config.modes if self.config else None, self.collect
         )
@@ -181,6 +183,8 @@ class DutyAudit:
         ]
         if any(book.rows(check) for check in account_signals.NEEDS_LEDGER):
             self.ledger_checks.append(_Fed(self.signals))
+        if self.room_cards.active:
+            self.ledger_checks.append(self.room_cards)
         if book.rows("draw_frequencies"):
             self.ledger_checks.append(_Fed(self.frequencies, ("draw",)))
         self._by_type: dict[str, tuple[Callable[[LedgerEvent, date], None], ...]] | None = None
@@ -260,6 +264,10 @@ class DutyAudit:
     def mirrored_gains(self, read: Callable[[], Iterable[ResultRow]]) -> None:
         """Check 18's mirrored gains over the run's sessions, read twice."""
         judge_mirrored(self.book, self.options.today, read, self.collect, sorted(self.service.days))
+
+    def room_card_fees(self, read: Callable[[], Iterable[ResultRow]]) -> None:
+        """Check 9's room cards against the run's sessions' results, read once."""
+        self.room_cards.judge(read)
 
     def finish(self) -> list[DutyFinding]:
         self.hours.finish()

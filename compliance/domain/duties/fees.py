@@ -49,7 +49,7 @@ class RakeFigures:
     first: DutyEvent | None = None
     events: list[DutyEvent] = field(default_factory=list)
 
-    def see(self, fee: int, won: int, ev: DutyEvent) -> None:
+    def see(self, fee: int, won: int | Fraction, ev: DutyEvent) -> None:
         """One seat or round: `fee` the rake it paid, `won` what it (its winners) won."""
         self.units += 1
         self.low = fee if self.low is None else min(self.low, fee)

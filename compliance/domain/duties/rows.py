@@ -121,6 +121,8 @@ RULE_FIGURES: dict[str, tuple[str, ...]] = {
     "session_day": (),
     "rake_share": (),
     "rake_winners": (),
+    "card_share": (),
+    "card_winners": (),
     "declared_results": (),
     "declared_stakes": (),
     "days": ("days",),
