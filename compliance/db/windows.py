@@ -267,13 +267,14 @@ def _kind_ledgers(
         rows = _day_rows(conn, kind, names, bounds, subjects, by_day)
     else:
         cuts = {day: window_spans.cuts_for(starts, day, read_from) for day in groups}
-        rows = (
+        rows = (  # a subject id of another platform, with another end, is read with its own
             row
             for day, keys in groups.items()
             for row in _day_rows(conn, kind, names, bounds, keys, by_day, cuts[day])
+            if (book := books.get((row[0], row[1]))) is not None and book.end == day
         )
         for book in books.values():
-            book.refill = _refill(conn, kind, names, bounds, read_from)
+            book.refill = _refill(conn, kind, names, bounds)
     last_stored = _fill(books, rows, kind, given is None, read_from)
     if end is None and given is None:
         for key, book in books.items():
@@ -294,7 +295,7 @@ def _kind_ledgers(
             book.refill = None
         if later:
             _fill(later, _day_rows(conn, kind, names, bounds, list(later)), kind)
-        _participants(conn, kind, names, whole, later, read_from, and_(*span), cuts)
+        _participants(conn, kind, names, whole, later, read_from, and_(*span))
     return list(kept.values())
 
 
@@ -303,17 +304,15 @@ def _refill(
     kind: str,
     names: list[str],
     bounds: list[ColumnElement[bool]],
-    read_from: date | None,
 ):
     """What a ledger read in runs of days calls for its days one by one (a window that
-    begins inside a run: none of its rules' windows does)."""
+    begins inside a run: none of its rules' windows does); its last-seen counts are read a
+    day a row already."""
 
     def refill(book: Ledger) -> None:
         key = {(book.platform, book.id): book}
         book.entries = []
         _fill(key, _day_rows(conn, kind, names, bounds, list(key), kind != "player"), kind)
-        if book.last_seen is not None:
-            _participants(conn, kind, names, key, {}, read_from, true(), {})
 
     return refill
 
@@ -350,33 +349,23 @@ def _participants(
     later: dict[Key, Ledger],
     read_from: date | None,
     span: ColumnElement[bool],
-    cuts: dict[date, list[date]],
 ) -> None:
     """Each book's participants: from `window_last_seen` where none of the subject's stored
-    sessions is later than the book's end (`whole`), summed over the runs of days of its
-    end's `cuts` where it has them, else who played on each day."""
+    sessions is later than the book's end (`whole`), else who played on each day."""
     for book in whole.values():
         book.last_seen = {}
     where = and_(LAST_SEEN.c.kind == kind, LAST_SEEN.c.platform.in_(names))
     if read_from is not None:
         where = and_(where, LAST_SEEN.c.day >= read_from)
-    keys = (LAST_SEEN.c.platform, LAST_SEEN.c.subject)
-    groups: dict[date | None, list[Key]] = {}
-    for key, book in whole.items():  # a query an end where the rows are read in runs
-        groups.setdefault(book.end if cuts else None, []).append(key)
-    for end, subjects in groups.items():
-        query = select(*keys, LAST_SEEN.c.day, LAST_SEEN.c.people)
-        if end is not None and end in cuts:
-            run = window_spans.run_of(LAST_SEEN.c.day, cuts[end])
-            first = func.min(LAST_SEEN.c.day)
-            query = select(*keys, first, func.sum(LAST_SEEN.c.people)).group_by(*keys, run)
-        for chunk in _chunks(subjects):
-            for platform, subject, day, n in conn.execute(
-                query.where(where, LAST_SEEN.c.subject.in_(chunk or []))
-            ).all():
-                mine = whole.get((platform, subject))
-                if mine is not None and mine.last_seen is not None:
-                    mine.last_seen[day] = n
+    for chunk in _chunks(list(whole)):
+        for platform, subject, day, n in conn.execute(
+            select(
+                LAST_SEEN.c.platform, LAST_SEEN.c.subject, LAST_SEEN.c.day, LAST_SEEN.c.people
+            ).where(where, LAST_SEEN.c.subject.in_(chunk or []))
+        ).all():
+            mine = whole.get((platform, subject))
+            if mine is not None and mine.last_seen is not None:
+                mine.last_seen[day] = n
     if later:
         for key, people in people_by_day(conn, kind, list(later), span).items():
             later[key].people = people
