@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 
-from sqlalchemy import ColumnElement, and_, case
+from sqlalchemy import ColumnElement, and_
 
 ONE_DAY = timedelta(days=1)
 MOST_ENDS = 8  # a chunk of subjects with more ends is read a day a row: a query an end
@@ -29,11 +29,6 @@ def cuts_for(starts: Starts, end: date, read_from: date | None) -> list[date]:
     days = {d for d in starts(end) if d <= end and (read_from is None or d > read_from)}
     days.add(end + ONE_DAY)
     return sorted(days, reverse=True)
-
-
-def run_of(day: ColumnElement, cuts: list[date]) -> ColumnElement:
-    """Which run of days a day falls in: 0 from the first cut on, then one a cut."""
-    return case(*((day >= cut, i) for i, cut in enumerate(cuts)), else_=len(cuts))
 
 
 def runs(day: ColumnElement, cuts: list[date]) -> list[ColumnElement[bool]]:
