@@ -91,7 +91,7 @@ class FakeWindows:
     def figures(self, platforms, start, end, run_id=None):
         return []
 
-    def ledgers(self, platforms, end, read_from=None, run_id=None):
+    def ledgers(self, platforms, end, read_from=None, run_id=None, starts=None):
         return []
 
     def sessions_behind(self, figures):

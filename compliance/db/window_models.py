@@ -22,6 +22,7 @@ class WindowDayRow(Base):
     """
 
     __tablename__ = "window_days"
+    __table_args__ = {"sqlite_with_rowid": False}  # a subject's rows together
     platform: Mapped[str] = mapped_column(String(64), primary_key=True)
     kind: Mapped[str] = mapped_column(String(8), primary_key=True)
     subject: Mapped[str] = mapped_column(String(128), primary_key=True)
@@ -42,6 +43,7 @@ class WindowPersonRow(Base):
     are the persons last seen in it (db/window_upkeep.py), each counted once."""
 
     __tablename__ = "window_people"
+    __table_args__ = {"sqlite_with_rowid": False}  # a subject's rows together
     platform: Mapped[str] = mapped_column(String(64), primary_key=True)
     kind: Mapped[str] = mapped_column(String(8), primary_key=True)
     subject: Mapped[str] = mapped_column(String(128), primary_key=True)
@@ -56,6 +58,7 @@ class WindowLastSeenRow(Base):
     `window_people.last_day`): a window's participants are the sum over its days."""
 
     __tablename__ = "window_last_seen"
+    __table_args__ = {"sqlite_with_rowid": False}  # a subject's rows together
     platform: Mapped[str] = mapped_column(String(64), primary_key=True)
     kind: Mapped[str] = mapped_column(String(8), primary_key=True)
     subject: Mapped[str] = mapped_column(String(128), primary_key=True)

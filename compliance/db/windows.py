@@ -21,11 +21,14 @@ from sqlalchemy import (
     insert,
     literal,
     literal_column,
+    null,
     select,
     true,
     type_coerce,
+    union_all,
 )
 
+from compliance.db import window_spans
 from compliance.db.models import (
     PlayerMetricsRow,
     SessionRow,
@@ -82,19 +85,41 @@ def _day_rows(
     bounds: list[ColumnElement[bool]],
     subjects: list[Key] | None,
     by_day: bool = False,
+    cuts: list[date] | None = None,
 ) -> Iterable:
     """The `window_days` rows of a kind within the bounds, of these subjects (None: all),
-    in key order; `by_day`: a row per subject and day, places and venues summed together."""
+    in key order, each ending with its last day (None: its day); `by_day`: a row per
+    subject and day, places and venues summed together; `cuts`: a row per run of days
+    between them (window_spans.py), for each place unless `by_day`."""
     sums = [DAYS.c[c] for c in ("sessions", "capital", "net", "rake", "fixed_fee", "minors")]
-    keys = [DAYS.c.platform, DAYS.c.subject, DAYS.c.day]
+    keys: list[ColumnElement] = [DAYS.c.platform, DAYS.c.subject, DAYS.c.day]
+    columns: list[ColumnElement]
+    where = and_(DAYS.c.kind == kind, DAYS.c.platform.in_(platforms), *bounds)
+    if cuts is not None:
+        place: list[ColumnElement] = [] if by_day else [DAYS.c.place]
+        columns = [
+            *keys[:2],
+            func.min(DAYS.c.day),
+            *(place or [literal("")]),
+            literal(""),
+            *(type_coerce(func.sum(c), BigInteger) for c in sums),
+            func.max(DAYS.c.day),
+        ]
+        parts = [  # a query a run: each reads its days by the key, grouped in key order
+            select(*columns).where(run).group_by(*keys[:2], *place)
+            for run in window_spans.runs(DAYS.c.day, cuts)
+        ]
+        for chunk in _chunks(subjects):
+            mine = DAYS.c.subject.in_(chunk or [])
+            yield from _driver_rows(conn, union_all(*(q.where(where, mine) for q in parts)))
+        return
     if by_day:
-        columns = [*keys, literal(""), literal(""), *(func.sum(c) for c in sums)]
+        columns = [*keys, literal(""), literal(""), *(func.sum(c) for c in sums), null()]
         order = keys
     else:
-        columns = [*keys, DAYS.c.place, DAYS.c.venue, *sums]
+        columns = [*keys, DAYS.c.place, DAYS.c.venue, *sums, null()]
         order = [*keys, DAYS.c.place, DAYS.c.venue]
-    columns[5:] = [type_coerce(c, BigInteger) for c in columns[5:]]
-    where = and_(DAYS.c.kind == kind, DAYS.c.platform.in_(platforms), *bounds)
+    columns[5:11] = [type_coerce(c, BigInteger) for c in columns[5:11]]
     query = select(*columns).order_by(*order)
     if by_day:
         query = query.group_by(*keys)
@@ -116,10 +141,12 @@ def _driver_rows(conn: Connection, query) -> Iterable[tuple]:
         )
     days: dict[str, date] = {}
     for row in conn.exec_driver_sql(str(compiled), params).fetchall():
-        day = row[2]
+        day, last = row[2], row[-1]
         if isinstance(day, str):
             day = days.get(day) or days.setdefault(day, date.fromisoformat(day))
-        yield (row[0], row[1], day, *row[3:])
+        if isinstance(last, str):
+            last = days.get(last) or days.setdefault(last, date.fromisoformat(last))
+        yield (row[0], row[1], day, *row[3:-1], last)
 
 
 def _chunks(subjects: list[Key] | None) -> Iterable[list[str] | None]:
@@ -163,9 +190,9 @@ def _window_counts(
 
 
 def _entry(kind: str, row) -> Entry:
-    _, _, day, place, venue, n, capital, net, rake, fixed_fee, minors = row
+    _, _, day, place, venue, n, capital, net, rake, fixed_fee, minors, last = row
     if kind == "player":
-        return Entry(day, place or None, n, int(capital), net=int(net))
+        return Entry(day, place or None, n, int(capital), net=int(net), last=last)
     return Entry(
         day,
         place or None,
@@ -175,6 +202,7 @@ def _entry(kind: str, row) -> Entry:
         minors=minors,
         venue=venue,
         fixed_fee=int(fixed_fee),
+        last=last,
     )
 
 
@@ -184,6 +212,7 @@ def ledgers(
     end: date | None,
     read_from: date | None = None,
     run_id: int | None = None,
+    starts: window_spans.Starts | None = None,
 ) -> Iterator[Ledger]:
     """Owners', platforms' and players' sessions by day, up to `end` and from `read_from`.
 
@@ -191,6 +220,8 @@ def ledgers(
     its latest session of the run (`end`, where given, instead), read and given
     `LEDGER_CHUNK` subjects at a time, so that memory holds a chunk's day rows, not
     every player's; without, every subject, ending on `end` (or its latest session).
+    With `run_id` and `starts` (the first days a window ending on a day can have), a
+    run of days between them is one entry (window_spans.py).
     """
     names = sorted(platforms)
     bounds: list[ColumnElement[bool]] = []
@@ -212,7 +243,7 @@ def ledgers(
                 key: Ledger(kind, key[1], key[0], ends[key], read_from)
                 for key in keys[i : i + LEDGER_CHUNK]
             }
-            yield from _kind_ledgers(conn, kind, names, bounds, span, end, read_from, books)
+            yield from _kind_ledgers(conn, kind, names, bounds, span, end, read_from, books, starts)
 
 
 def _kind_ledgers(
@@ -224,12 +255,26 @@ def _kind_ledgers(
     end: date | None,
     read_from: date | None,
     given: dict[Key, Ledger] | None,
+    starts: window_spans.Starts | None = None,
 ) -> list[Ledger]:
     """The ledgers of these subjects of a kind (None: every subject of it) filled."""
     books: dict[Key, Ledger] = given if given is not None else {}
     by_day = kind != "player"
-    subjects = list(books) if given is not None else None
-    rows = _day_rows(conn, kind, names, bounds, subjects, by_day)
+    cuts: dict[date, list[date]] = {}
+    groups = window_spans.by_end({k: b.end for k, b in books.items()}, books)
+    if given is None or starts is None or len(groups) > window_spans.MOST_ENDS:
+        subjects = list(books) if given is not None else None
+        rows = _day_rows(conn, kind, names, bounds, subjects, by_day)
+    else:
+        cuts = {day: window_spans.cuts_for(starts, day, read_from) for day in groups}
+        rows = (  # a subject id of another platform, with another end, is read with its own
+            row
+            for day, keys in groups.items()
+            for row in _day_rows(conn, kind, names, bounds, keys, by_day, cuts[day])
+            if (book := books.get((row[0], row[1]))) is not None and book.end == day
+        )
+        for book in books.values():
+            book.refill = _refill(conn, kind, names, bounds)
     last_stored = _fill(books, rows, kind, given is None, read_from)
     if end is None and given is None:
         for key, book in books.items():
@@ -247,10 +292,29 @@ def _kind_ledgers(
         _window_counts(conn, kind, names, bounds, whole)
         for book in later.values():
             book.entries = []
+            book.refill = None
         if later:
             _fill(later, _day_rows(conn, kind, names, bounds, list(later)), kind)
         _participants(conn, kind, names, whole, later, read_from, and_(*span))
     return list(kept.values())
+
+
+def _refill(
+    conn: Connection,
+    kind: str,
+    names: list[str],
+    bounds: list[ColumnElement[bool]],
+):
+    """What a ledger read in runs of days calls for its days one by one (a window that
+    begins inside a run: none of its rules' windows does); its last-seen counts are read a
+    day a row already."""
+
+    def refill(book: Ledger) -> None:
+        key = {(book.platform, book.id): book}
+        book.entries = []
+        _fill(key, _day_rows(conn, kind, names, bounds, list(key), kind != "player"), kind)
+
+    return refill
 
 
 def _fill(
@@ -271,7 +335,9 @@ def _fill(
                 continue
             book = books[key] = Ledger(kind, key[1], key[0], row[2], read_from)
         book.entries.append(_entry(kind, row))
-        last[key] = row[2]
+        day = row[-1] or row[2]
+        if key not in last or last[key] < day:
+            last[key] = day
     return last
 
 
@@ -340,8 +406,9 @@ class SqlWindowsRepository:
         end: date | None,
         read_from: date | None = None,
         run_id: int | None = None,
+        starts: window_spans.Starts | None = None,
     ) -> Iterator[Ledger]:
-        return ledgers(self.conn, platforms, end, read_from, run_id)
+        return ledgers(self.conn, platforms, end, read_from, run_id, starts)
 
     def sessions_behind(self, figures: WindowFigures) -> list[str]:
         return sessions_behind(self.conn, figures)

@@ -6,6 +6,10 @@ None where it read every stored session.
 
 An owner's or platform's entries may be a day each, with `places` and `venues`
 counted over the whole window read (what its place and venue are judged by).
+An entry may also sum a run of days (`day` its first, `last` its last) that no
+window the ledger is asked for begins or ends inside: the days between the
+first days its rules' windows can have (`windows.window_starts`). Asked for a
+window that does begin inside one, the ledger reads its days again (`refill`).
 A room owner's or platform's participants are distinct persons: `people`
 holds who played on each day, or, where no stored session of the subject is
 later than `end`, `last_seen` how many persons were last seen on each day
@@ -15,6 +19,7 @@ later than `end`, `last_seen` how many persons were last seen on each day
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -25,7 +30,8 @@ from compliance.domain.windows import WindowFigures, WindowFinding, judge_window
 
 @dataclass(slots=True)
 class Entry:
-    """The subject's sessions of one day in one place; money in whole cents (分)."""
+    """The subject's sessions of one day (or from `day` to `last`) in one place; money in
+    whole cents (分)."""
 
     day: date
     place: str | None
@@ -36,6 +42,7 @@ class Entry:
     minors: int = 0
     venue: str = "online"
     fixed_fee: int = 0
+    last: date | None = None
 
 
 def _yuan(cents: int, shown: bool) -> Decimal:
@@ -57,12 +64,16 @@ class Ledger:
     places: dict[str, int] | None = None  # the whole window read, where entries carry none
     venues: dict[str, int] | None = None
     priors: tuple[date, ...] = ()
+    refill: Callable[[Ledger], None] | None = None  # entries and last_seen a day each
 
     def figures(self, start: date | None = None) -> WindowFigures:
         """The sums from `start` (None: from the first day read) to `end`, both included."""
         lo = start
         if self.read_from is not None and (lo is None or lo < self.read_from):
             lo = self.read_from
+        if self.refill is not None and self._cuts_a_run(lo):
+            self.refill(self)
+            self.refill = None
         picked = [e for e in self.entries if e.day <= self.end and (lo is None or e.day >= lo)]
         places: Counter = Counter()
         venues: Counter = Counter()
@@ -102,6 +113,14 @@ class Ledger:
             places=dict(places),
             priors=self.priors,
             cut=start if start is not None and lo is not None and start < lo else None,
+        )
+
+    def _cuts_a_run(self, lo: date | None) -> bool:
+        """Whether the window from `lo` to `end` begins or ends inside an entry's run of days."""
+        return any(
+            e.last is not None
+            and ((lo is not None and e.day < lo <= e.last) or e.day <= self.end < e.last)
+            for e in self.entries
         )
 
 

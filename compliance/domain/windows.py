@@ -11,7 +11,7 @@ from the subject's own latest session; `over(start)` gives the sums from a day.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -22,7 +22,14 @@ from compliance.domain.findings import IndeterminateFinding, ThresholdFinding
 from compliance.domain.ladder import ladder_of
 from compliance.domain.metrics import WINDOW_METRICS
 from compliance.domain.national import outside_mainland
-from compliance.domain.periods import CUMULATIVE, cumulative_start, span_start, with_priors
+from compliance.domain.periods import (
+    ADMINISTRATIVE_MONTHS,
+    CUMULATIVE,
+    cumulative_start,
+    months_back,
+    span_start,
+    with_priors,
+)
 from compliance.domain.rules import leaves, matched_leaves
 from compliance.domain.ruleset import NATIONAL, unknown_place
 from compliance.domain.tiers import Tier
@@ -30,6 +37,7 @@ from compliance.domain.verdict import Verdict
 from compliance.errors import JurisdictionError
 
 SESSION_IDS_SHOWN = 50
+LIMITATION_YEARS = (5, 10, 15)  # every period periods.limitation_years gives
 WindowFinding = ThresholdFinding | IndeterminateFinding
 
 
@@ -102,6 +110,20 @@ def band_start(band, rules, end: date, years: int | None = None) -> tuple[date |
         penalty = rules.penalty_for(band.tier, band.offence)
         return cumulative_start(end, band.tier, penalty.text if penalty else None, years)
     return span_start(band.window, end), f"{band.window} (calendar)"
+
+
+def window_starts(windows: Iterable[str | None], end: date, years: int | None = None) -> set[date]:
+    """窗口起点: every first day `band_start` can give a band of these windows ending on
+    `end`, under any place's rules: a calendar span's, and each period 累计 can rest on."""
+    kinds = set(windows)
+    starts = {span_start(w, end) for w in kinds if w is not None and w != CUMULATIVE}
+    if CUMULATIVE in kinds:
+        if years is not None:
+            starts.add(months_back(end, 12 * years))
+        else:
+            starts.add(months_back(end, ADMINISTRATIVE_MONTHS))
+            starts.update(months_back(end, 12 * n) for n in LIMITATION_YEARS)
+    return starts
 
 
 def _tie_note(

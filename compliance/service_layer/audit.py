@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from compliance.domain.audited import AuditedSession, Totals
@@ -21,7 +22,7 @@ from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.findings import DUTY, Finding, ThresholdFinding
 from compliance.domain.ledger import judge_ledger
 from compliance.domain.rules import RuleBook
-from compliance.domain.windows import WindowFinding
+from compliance.domain.windows import WindowFinding, window_starts
 from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import MAX_LINE_BYTES, Reject
 from compliance.service_layer.aside import DigestsAside
@@ -332,7 +333,9 @@ def judge_windows(
     read_from = read_limit(last, options.window_days)
     classifier = make_auditor(book, options).classifier
     findings: list[WindowFinding] = []
-    for ledger in uow.windows.ledgers(summary.platforms, options.as_of, read_from, run_id):
+    windows = {band.window for band in book.bands}
+    starts = partial(window_starts, windows, years=options.cumulative_years)
+    for ledger in uow.windows.ledgers(summary.platforms, options.as_of, read_from, run_id, starts):
         if ledger.kind != "platform":
             ledger.priors = options.priors.get((ledger.platform, ledger.id), ())
         finding = judge_ledger(classifier, ledger, options.cumulative_years)

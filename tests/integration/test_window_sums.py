@@ -99,6 +99,11 @@ def figures(books, starts):
     return out
 
 
+def cut_days(end):
+    """First days a window ending on `end` is taken to have, for the ledgers read in runs."""
+    return {end - timedelta(days=n) for n in (3, 11, 40)}
+
+
 def assert_exact(engine, run_id=None, days=()):
     """The window tables equal a recomputation from the stored sessions, and the windows
     read from them equal the windows read from the sessions themselves."""
@@ -123,6 +128,12 @@ def assert_exact(engine, run_id=None, days=()):
                 (b.kind, b.platform, b.id, b.end) for b in direct
             ]
             assert figures(fast, starts) == figures(direct, starts)
+            if run is not None:  # read in runs of days: at their cuts, and inside them
+                in_runs = list(ledgers(conn, platforms, end, read_from, run, cut_days))
+                cuts = sorted({d for b in direct for d in cut_days(b.end)})
+                assert figures(in_runs, cuts) == figures(direct, cuts)
+                in_runs = list(ledgers(conn, platforms, end, read_from, run, cut_days))
+                assert figures(in_runs, starts) == figures(direct, starts)
 
 
 def random_session(rng, sid, platform=None):
