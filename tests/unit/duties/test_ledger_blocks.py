@@ -41,7 +41,9 @@ def _line_path(path: str, limit: int) -> list:
     return list(_events(path, path, 0, None, limit))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     seed=st.integers(0, 10**6),
     count=st.integers(0, 120),
