@@ -25,8 +25,8 @@ from pathlib import Path
 from bench.timing import Timing, timed
 from compliance.domain.duties.engine import DutyAudit, DutyOptions
 from compliance.dutydata import load_duties
-from compliance.logs.platform_reader import Record, iter_records, read_records
-from compliance.logs.platform_records import ACCOUNTS, LEDGER
+from compliance.logs.platform_reader import Record, event_blocks, read_records
+from compliance.logs.platform_records import ACCOUNTS
 from compliance.logs.reader import Reject
 
 SESSION = Path(__file__).resolve().parent.parent / "data" / "samples" / "douniu.jsonl"
@@ -99,10 +99,10 @@ def duty_rate(events: int, accounts: int) -> DutyRate:
         audit = DutyAudit(book, DutyOptions(date(2025, 1, 1)), held, [], True)
         loaded = time.process_time()
         seen = 0
-        for item in iter_records(str(ledger), LEDGER):
+        for item in event_blocks(str(ledger)):
             if not isinstance(item, Reject):
-                audit.event(item[1], item[0])
-                seen += 1
+                audit.events(*item)
+                seen += len(item[1])
         found = audit.finish()
         cpu = time.process_time() - loaded
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

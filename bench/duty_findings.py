@@ -30,8 +30,9 @@ import msgspec
 
 from compliance.domain.duties.engine import DutyAudit, DutyOptions
 from compliance.dutydata import load_duties
-from compliance.logs.platform_reader import Record, read_records
-from compliance.logs.platform_records import ACCOUNTS, CONFIG, LEDGER
+from compliance.logs.platform_reader import Record, event_blocks, read_records
+from compliance.logs.platform_records import ACCOUNTS, CONFIG
+from compliance.logs.reader import Reject
 from compliance.service_layer.duty_workers import PartSpec, ledger_part
 
 TODAY = date(2025, 1, 1)
@@ -204,11 +205,11 @@ def _driver(folder: Path, book, options: DutyOptions) -> DutyAudit:
 
 def _one_pass(folder: Path, audit: DutyAudit) -> list:
     rejects = []
-    for item in read_records(str(folder / "ledger.jsonl"), LEDGER):
-        if isinstance(item, Record):
-            audit.event(item.record, item.line)
-        else:
+    for item in event_blocks(str(folder / "ledger.jsonl")):
+        if isinstance(item, Reject):
             rejects.append(item)
+        else:
+            audit.events(*item)
     return rejects
 
 

@@ -9,10 +9,12 @@ rejects of the session logs hold here too: every line ends as a record or a
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
+from itertools import chain, count
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -30,16 +32,20 @@ from compliance.logs.platform_records import (
     Retention,
 )
 from compliance.logs.reader import (
+    MAX_CASH,
     MAX_LINE_BYTES,
     LongLine,
     Reject,
     UnreadableRest,
+    _next_line,
     check_cash,
+    is_whole,
     iter_lines_at,
     parsed_duplicate_key,
     typed_decode,
 )
 from compliance.logs.records import ID_LENGTH
+from compliance.streams import BOM
 
 T = TypeVar("T")
 EARLIEST = date(1900, 1, 1)
@@ -147,33 +153,163 @@ def _zoned(field: str, at: datetime) -> None:
 def _events(
     path: str, shown: str, start: int, end: int | None, max_line_bytes: int
 ) -> Iterator[tuple[int, LedgerEvent] | Reject]:
-    """`decode_event` over a ledger's lines, inlined: the hot loop of the duties pass."""
-    one, astuple = _LEDGER.decode, msgspec.structs.astuple
+    """`decode_event` over a ledger's lines, one at a time (a range, gzip, a stream)."""
     try:
         for number, raw, _ in iter_lines_at(path, start, end, max_line_bytes):
-            if isinstance(raw, LongLine):
-                yield RecordReject(shown, number, None, raw.reason())
-                continue
-            try:
-                event = one(raw)
-                values = astuple(event)
-                if b"\\" in raw or raw.translate(None, _WHITE).count(b'":') != len(
-                    values
-                ) - values.count(None):
-                    _unrepeated(raw)
-                if event.at.tzinfo is None:
-                    raise DecodeError("at has no time zone")
-                if event.yuan is not None:
-                    check_cash("yuan", event.yuan)
-            except DecodeError as exc:
-                yield RecordReject(shown, number, guess_id(raw), str(exc))
-                continue
-            except (msgspec.DecodeError, RecursionError):
-                yield RecordReject(shown, number, guess_id(raw), _why(raw))
-                continue
-            yield number, event
+            yield _line_event(shown, number, raw)
     except UnreadableRest as exc:
         yield RecordReject(shown, exc.line, None, exc.reason)
+
+
+def _line_event(
+    shown: str, number: int, raw: bytes | LongLine
+) -> tuple[int, LedgerEvent] | RecordReject:
+    """One ledger line, decoded and checked (`decode_event`, inlined), or its reject."""
+    if isinstance(raw, LongLine):
+        return RecordReject(shown, number, None, raw.reason())
+    try:
+        event = _LEDGER.decode(raw)
+        values = msgspec.structs.astuple(event)
+        if b"\\" in raw or raw.translate(None, _WHITE).count(b'":') != len(values) - values.count(
+            None
+        ):
+            _unrepeated(raw)
+        if event.at.tzinfo is None:
+            raise DecodeError("at has no time zone")
+        if event.yuan is not None:
+            check_cash("yuan", event.yuan)
+    except DecodeError as exc:
+        return RecordReject(shown, number, guess_id(raw), str(exc))
+    except (msgspec.DecodeError, RecursionError):
+        return RecordReject(shown, number, guess_id(raw), _why(raw))
+    return number, event
+
+
+BLOCK_BYTES = 1 << 20
+SMALL_BLOCK = 8192  # bytes: a block this small that fails a test is read line by line
+_FIELDS = len(LedgerEvent.__struct_fields__)
+_TZ = operator.attrgetter("at.tzinfo")
+_YUAN = operator.attrgetter("yuan")
+
+
+def event_blocks(
+    path: str, max_line_bytes: int = MAX_LINE_BYTES, name: str | None = None
+) -> Iterator[tuple[int, list[LedgerEvent]] | Reject]:
+    """整块读取: a ledger's events as (first line, events of that line and the ones after
+    it, one a line), or the reject a line became; the same events and rejects as
+    `iter_records`, in order.
+
+    A plain file is read in blocks of whole lines (`BLOCK_BYTES`, never past the line
+    limit), each decoded by msgspec at once and proven line for line what the line
+    path would read (`_whole_block`); a block that fails a test is halved, and a small
+    one read line by line, so a reject is made as the line path makes it. Gzip,
+    streams and lines longer than a block take the line path.
+    """
+    shown = name or path
+    if is_whole(path):
+        for item in _events(path, shown, 0, None, max_line_bytes):
+            yield item if isinstance(item, Reject) else (item[0], [item[1]])
+        return
+    for before, block in _plain_blocks(path, max_line_bytes):
+        if isinstance(block, LongLine):
+            yield RecordReject(shown, before + 1, None, block.reason())
+            continue
+        if before == 0 and block.startswith(BOM):
+            block = block[len(BOM) :]
+            if not block:  # as the line path: a first line that was a BOM alone
+                yield _line_event(shown, 1, block)  # type: ignore[misc]
+                continue
+        yield from _block(shown, before, block)
+
+
+def _plain_blocks(path: str, limit: int) -> Iterator[tuple[int, bytes | LongLine]]:
+    """(lines before it, whole lines) of a plain file, each block at most `limit` + 1 bytes
+    so that none of its lines is long; a line that does not fit a block alone, read as
+    the line path reads it (bytes, or LongLine past `limit`)."""
+    size = min(BLOCK_BYTES, limit + 1)
+    with open(path, "rb") as fh:
+        number, buf = 0, b""
+        while True:
+            if len(buf) < size:
+                buf += fh.read(size - len(buf))
+            if not buf:
+                return
+            cut = buf.rfind(b"\n") + 1
+            if not cut and len(buf) == size:
+                fh.seek(fh.tell() - len(buf))
+                raw, _ = _next_line(fh, limit)
+                yield number, raw
+                number, buf = number + 1, b""
+                continue
+            cut = cut or len(buf)
+            yield number, buf[:cut]
+            number += buf.count(b"\n", 0, cut)
+            buf = buf[cut:]
+
+
+def _block(
+    shown: str, before: int, block: bytes
+) -> Iterator[tuple[int, list[LedgerEvent]] | Reject]:
+    events = _whole_block(block)
+    if events is not None:
+        yield before + 1, events
+        return
+    half = block.find(b"\n", len(block) // 2) + 1
+    if len(block) > SMALL_BLOCK and 0 < half < len(block):
+        yield from _block(shown, before, block[:half])
+        yield from _block(shown, before + block.count(b"\n", 0, half), block[half:])
+        return
+    pieces = block.split(b"\n")
+    last = pieces.pop()
+    lines = [piece + b"\n" for piece in pieces]
+    if last:
+        lines.append(last)
+    for number, raw in enumerate(lines, before + 1):
+        if not raw.isspace():
+            item = _line_event(shown, number, raw)
+            yield item if isinstance(item, Reject) else (number, [item[1]])
+
+
+def _whole_block(block: bytes) -> list[LedgerEvent] | None:
+    """A block's events where each line is proven to hold one event that the line path
+    would accept as it is: None where that cannot be told at once.
+
+    An event's fields are scalars, and a raw newline is no part of a JSON string, so
+    where every newline stands between a `}` and a `{` it parts two top-level objects
+    (inside one, a `{` may not follow a value): n lines then hold n objects or more,
+    exactly n where msgspec decodes n. Without a backslash, the repeated-key count of
+    `is_flat_and_unrepeated` adds up over the lines (each line's keys are at least its
+    values, so the sums are equal only where every line's are); the time zone and the
+    yuan are tested as `decode_event` tests them.
+    """
+    crlf = b"\r" in block
+    tail = b"}\r\n" if crlf else b"}\n"
+    lines = block.count(b"\n")
+    if not block.endswith(tail):
+        if block.endswith(b"\n") or not block.endswith(b"}"):
+            return None
+        lines += 1
+    if not block.startswith(b"{") or b"\\" in block:
+        return None
+    if block.count(b"}\r\n{" if crlf else b"}\n{") != lines - 1:
+        return None
+    try:
+        events = _LEDGER.decode_lines(block)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    if len(events) != lines:
+        return None
+    nones = list(chain.from_iterable(map(msgspec.structs.astuple, events))).count(None)
+    if block.translate(None, _WHITE).count(b'":') != _FIELDS * lines - nones:
+        return None
+    if any(tz is None for tz in map(_TZ, events)):
+        return None
+    for yuan in map(_YUAN, events):
+        if yuan is not None and not (
+            yuan.is_finite() and 0 <= yuan < MAX_CASH and yuan.as_tuple().exponent >= -2
+        ):
+            return None
+    return events
 
 
 def _why(raw: bytes) -> str:
@@ -217,8 +353,15 @@ def iter_records(
     if kind not in _DECODERS:
         raise ValueError(f"unknown record format {kind!r}")
     shown = name or path
-    if kind == LEDGER:
+    if kind == LEDGER and (start or end is not None):
         yield from _events(path, shown, start, end, max_line_bytes)
+        return
+    if kind == LEDGER:
+        for item in event_blocks(path, max_line_bytes, name):
+            if isinstance(item, Reject):
+                yield item
+            else:
+                yield from zip(count(item[0]), item[1])
         return
     try:
         for number, raw, _ in iter_lines_at(path, start, end, max_line_bytes):

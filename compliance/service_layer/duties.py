@@ -21,8 +21,8 @@ from compliance.domain.duties.rows import DutyBook
 from compliance.domain.findings import DutyFinding
 from compliance.dutydata import duties_path, load_duties
 from compliance.errors import LogError
-from compliance.logs.platform_reader import Record, read_records
-from compliance.logs.platform_records import ACCOUNTS, CONFIG, LEDGER
+from compliance.logs.platform_reader import Record, event_blocks, read_records
+from compliance.logs.platform_records import ACCOUNTS, CONFIG
 from compliance.logs.reader import Reject
 from compliance.service_layer.duty_sessions import DutySessions, sitting_of
 from compliance.service_layer.duty_workers import PartResult, PartSpec, run_parts
@@ -164,9 +164,14 @@ class DutyRun:
                 engine.signals.agents.sessions,
             )
             _absorb(uow, run_id, engine, run_parts(spec, parallel.dask), summary)
-        else:
-            for event in self._records(ledger, LEDGER) or ():
-                engine.event(event.record, event.line)
+        elif ledger is not None:
+            name = self.names.get(ledger)
+            for block in event_blocks(ledger, self.max_line_bytes, name=name):
+                if isinstance(block, Reject):
+                    _rejected(uow, run_id, block, summary, self.rejects, self.strict)
+                else:
+                    summary.records += len(block[1])
+                    engine.events(*block)
         _flush(uow, run_id, self.rejects)
         engine.room_card_fees(lambda: uow.duties.session_results(run_id))
         engine.mirrored_gains(lambda: uow.duties.session_results(run_id))
@@ -225,18 +230,29 @@ def _decoded(
     strict: bool,
 ) -> Iterator[Record[Any]]:
     for item in items:
-        if isinstance(item, Reject) and strict:
-            raise LogError(item.describe())
         if isinstance(item, Reject):
-            summary.rejects += 1
-            if len(summary.reject_list) < 100:
-                summary.reject_list.append(item)
-            rejects.append(item)
-            if len(rejects) >= BATCH:
-                _flush(uow, run_id, rejects)
+            _rejected(uow, run_id, item, summary, rejects, strict)
             continue
         summary.records += 1
         yield item
+
+
+def _rejected(
+    uow: UnitOfWork,
+    run_id: int,
+    item: Reject,
+    summary: DutySummary,
+    rejects: list[Reject],
+    strict: bool,
+) -> None:
+    if strict:
+        raise LogError(item.describe())
+    summary.rejects += 1
+    if len(summary.reject_list) < 100:
+        summary.reject_list.append(item)
+    rejects.append(item)
+    if len(rejects) >= BATCH:
+        _flush(uow, run_id, rejects)
 
 
 def _flush(uow: UnitOfWork, run_id: int, rejects: list[Reject]) -> None:

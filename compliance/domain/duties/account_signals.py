@@ -9,6 +9,7 @@ tables are judged in the worker that reads their events (their modules say how).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -33,6 +34,14 @@ class AccountSignals:
         self.coins = CoinTraders(book, accounts, collect)
         self.fraud = FraudFlags(book, accounts, collect)
         self.session = self.agents.session  # each session's room, owner and players
+        agents, coins, fraud = self.agents.see, self.coins.see, self.fraud.see
+        # the engine's handlers by type; it hands `resale.see` the events that carry a
+        # device, a region or a payer itself
+        self.on: dict[str, Callable[[LedgerEvent, date], None]] = {
+            "room_card_use": lambda e, day: agents(e),
+            **{kind: (lambda e, day: coins(e)) for kind in OUTFLOWS},
+            **{kind: (lambda e, day: fraud(e)) for kind in FLAG_TYPES},
+        }
 
     def see(self, e: LedgerEvent) -> None:
         if e.device is not None or e.region is not None or e.payer is not None:

@@ -45,6 +45,16 @@ class Currency:
         self.prices: dict[tuple[str, str], Decimal] = {}  # (platform, currency) → first price
         self.first_prices: dict[tuple[str, str], Decimal] | None = None  # given by the driver
         self._prices: dict[tuple[Decimal, int], Decimal] = {}  # (yuan, units) → price, bounded
+        self._price_days: dict[date, tuple[list[Duty], str]] = {}  # rows in force, month
+        self._pricing: set[str] = set()  # platforms marked checked for unit_price
+        self.on = {
+            "withdrawal": self._outflow,
+            "redemption": self._outflow,
+            "transfer": self._transfers,
+            "grant": self._grant,
+            "recharge": self._price,
+            "draw": self._draws,
+        }
 
     def see(self, e: LedgerEvent, day: date) -> None:
         """One event; `day` its Beijing day."""
@@ -61,6 +71,18 @@ class Currency:
             self._draw(e, day)
         if e.type in ("transfer", "draw"):
             self._minor(e, day)
+
+    def _transfers(self, e: LedgerEvent, day: date) -> None:
+        self._transfer(e, day)
+        self._minor(e, day)
+
+    def _grant(self, e: LedgerEvent, day: date) -> None:
+        self._flag("unbought_currency", "grant", e, day, "granted", "only for fiat money")
+        self._reward(e, day)
+
+    def _draws(self, e: LedgerEvent, day: date) -> None:
+        self._draw(e, day)
+        self._minor(e, day)
 
     def _flag(self, check: str, rule: str, e: LedgerEvent, day, metric: str, boundary: str):
         for duty in self.book.in_force(check, rule, day):
@@ -130,25 +152,36 @@ class Currency:
         """Check 13: a recharge whose yuan per unit differs from the currency's first."""
         if e.yuan is None or not e.units or e.currency is None:
             return
-        for duty in self.book.in_force("unit_price", "price_drift", day):
+        rows = self._price_days.get(day)
+        if rows is None:
+            rows = self._price_days[day] = (
+                self.book.in_force("unit_price", "price_drift", day),
+                month_of(day),
+            )
+        duties, month = rows
+        if not duties:
+            return
+        if e.platform not in self._pricing:
+            self._pricing.add(e.platform)
             self.collect.checked.add(("unit_price", e.platform))
-            price = self._prices.get((e.yuan, e.units))
-            if price is None:
-                if len(self._prices) >= PRICES_HELD:
-                    self._prices.clear()
-                price = self._prices[(e.yuan, e.units)] = (e.yuan / e.units).quantize(PRICE_PLACES)
-            key = (e.platform, e.currency)
-            if self.first_prices is not None and key in self.first_prices:
-                first = self.first_prices[key]
-            else:
-                first = self.prices.setdefault(key, price)
-            if price == first:
-                continue
+        price = self._prices.get((e.yuan, e.units))
+        if price is None:
+            if len(self._prices) >= PRICES_HELD:
+                self._prices.clear()
+            price = self._prices[(e.yuan, e.units)] = (e.yuan / e.units).quantize(PRICE_PLACES)
+        key = (e.platform, e.currency)
+        if self.first_prices is not None and key in self.first_prices:
+            first = self.first_prices[key]
+        else:
+            first = self.prices.setdefault(key, price)
+        if price == first:
+            return
+        for duty in duties:
             b = self.collect.breach(
                 duty,
                 e.platform,
                 f"currency:{e.currency}",
-                month_of(day),
+                month,
                 metric="yuan_per_unit",
                 boundary=f"the first price seen, {first} yuan a unit",
                 cap=first,

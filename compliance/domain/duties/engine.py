@@ -18,7 +18,7 @@ from typing import Any
 from compliance.domain.duties import account_signals
 from compliance.domain.duties.account_signals import AccountSignals
 from compliance.domain.duties.accounts import Accounts
-from compliance.domain.duties.calendar import local_day
+from compliance.domain.duties.calendar import BEIJING_OFFSET, LAST_SUMMER_TIME, local_day
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.currency import Currency
 from compliance.domain.duties.draw_odds import DrawFrequencies
@@ -181,8 +181,11 @@ class DutyAudit:
             self.points,
             self.currency,
         ]
+        self._resale: Callable[[LedgerEvent], None] | None = None
+        self._beijing: Any = None  # the time zone object of +08:00 events, once seen
         if any(book.rows(check) for check in account_signals.NEEDS_LEDGER):
-            self.ledger_checks.append(_Fed(self.signals))
+            self.ledger_checks.append(self.signals)
+            self._resale = self.signals.resale.see
         if self.room_cards.active:
             self.ledger_checks.append(self.room_cards)
         if book.rows("draw_frequencies"):
@@ -190,13 +193,19 @@ class DutyAudit:
         self._by_type: dict[str, tuple[Callable[[LedgerEvent, date], None], ...]] | None = None
 
     def _handlers(self) -> dict[str, tuple[Callable[[LedgerEvent, date], None], ...]]:
-        """事件分派: each event type's checks, looked up once per event, not asked of each."""
-        return {
-            kind: tuple(
-                c.see for c in self.ledger_checks if kind in getattr(c, "types", EVENT_TYPES)
-            )
-            for kind in EVENT_TYPES
-        }
+        """事件分派: each event type's checks, looked up once per event, not asked of each;
+        a check with `on` names a handler for each type it reads."""
+        out: dict[str, tuple[Callable[[LedgerEvent, date], None], ...]] = {}
+        for kind in EVENT_TYPES:
+            found = []
+            for c in self.ledger_checks:
+                on = getattr(c, "on", None)
+                if on is not None:
+                    found.extend([on[kind]] if kind in on else [])
+                elif kind in getattr(c, "types", EVENT_TYPES):
+                    found.append(c.see)
+            out[kind] = tuple(found)
+        return out
 
     @property
     def partitionable(self) -> bool:
@@ -244,16 +253,36 @@ class DutyAudit:
     def event(self, e: LedgerEvent, seq: int = 0) -> None:
         """One ledger event; `seq` its place in the ledger (its line), which orders the
         events a breach samples when workers' parts are merged."""
+        self.events(seq, (e,))
+
+    def events(self, first: int, events: Iterable[LedgerEvent]) -> None:
+        """Ledger events of consecutive places from `first` (a block of lines, as
+        `event_blocks` reads them): `event` for each, its loop's look-ups made once."""
         by_type = self._by_type
         if by_type is None:
             by_type = self._by_type = self._handlers()
-        self.platforms.add(e.platform)
-        if e.type == "draw":
-            self.draws_seen.add(e.platform)
-        day = local_day(e.at)
-        self.collect.seq = seq
-        for see in by_type[e.type]:
-            see(e, day)
+        platforms, draws, collect = self.platforms, self.draws_seen, self.collect
+        resale = self._resale
+        beijing = self._beijing
+        for seq, e in enumerate(events, first):
+            platforms.add(e.platform)
+            kind = e.type
+            if kind == "draw":
+                draws.add(e.platform)
+            at = e.at
+            if at.tzinfo is beijing and at.year > LAST_SUMMER_TIME:
+                day = at.date()
+            else:
+                day = local_day(at)
+                if at.utcoffset() == BEIJING_OFFSET:
+                    beijing = self._beijing = at.tzinfo
+            collect.seq = seq
+            for see in by_type[kind]:
+                see(e, day)
+            if resale is not None and (
+                e.device is not None or e.region is not None or e.payer is not None
+            ):
+                resale(e)
 
     def inbound(self, e: LedgerEvent, seq: int = 0) -> None:
         """A transfer of another worker's account to one of this worker's: only its

@@ -9,12 +9,12 @@ person key), or of one account with `per_account`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from compliance.domain.duties.accounts import Accounts, Holder
-from compliance.domain.duties.calendar import age_on, month_of
+from compliance.domain.duties.calendar import month_of
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.logs.platform_records import LedgerEvent, RechargeCap
@@ -27,6 +27,8 @@ UNCONFIRMED = "{count} payments with no confirmation event"
 ZERO = Decimal(0)
 Limit = tuple[Duty, int | Decimal, int | Decimal, Decimal, str]
 MinorRules = tuple[list[tuple[Duty, int | Decimal, str]], list[Limit], list[Limit]]
+MONTH_FORM: tuple[str, dict[str, Any]] = (PER_MONTH, {})
+_Rows = tuple[str, list[Duty], list[Duty], list[Duty], list[Duty], MinorRules, int, int]
 
 
 def _whole(age: Decimal) -> int | Decimal:
@@ -36,14 +38,6 @@ def _whole(age: Decimal) -> int | Decimal:
 
 def is_payment(e: LedgerEvent) -> bool:
     return e.type in PAYMENTS and e.yuan is not None and e.yuan > 0
-
-
-@dataclass
-class Month:
-    """One person's (or account's) minor payments in one month: their sum, no list."""
-
-    total: Decimal = Decimal(0)
-    breached: set[str] = field(default_factory=set)
 
 
 class Payments:
@@ -59,62 +53,100 @@ class Payments:
     ):
         self.book, self.accounts, self.caps, self.collect = book, accounts, caps, collect
         self.per_account = per_account
-        self.months: dict[tuple[str, str, str], Month] = {}
+        self.months: dict[tuple[str, str, str], Decimal] = {}  # a month's minor payments
         self.pending: dict[tuple[str, str], tuple[Duty, str, LedgerEvent, int]] = {}
         self.confirmed: set[tuple[str, str]] = set()
-        self._by_day: dict[date, MinorRules] = {}
+        self._days: dict[date, _Rows] = {}
+        self._subjects: dict[tuple[str, str], str] = {}
+        self._judged: set[str] = set()  # platforms marked checked for minor_payments
+        self._confirming: set[str] = set()  # and for recharge_cap's confirmations
+        self.on = {
+            "recharge": self._payment,
+            "room_card_purchase": self._payment,
+            "draw": self._payment,
+            "confirmation": self._confirm,
+        }
 
     def see(self, e: LedgerEvent, day: date) -> None:
         """One event; `day` its Beijing day."""
         if e.type == "confirmation":
-            if e.ref is not None and self.pending.pop((e.platform, e.ref), None) is None:
-                self.confirmed.add((e.platform, e.ref))
+            self._confirm(e, day)
+        elif e.type in PAYMENTS:
+            self._payment(e, day)
+
+    def _confirm(self, e: LedgerEvent, day: date) -> None:
+        if e.ref is not None and self.pending.pop((e.platform, e.ref), None) is None:
+            self.confirmed.add((e.platform, e.ref))
+
+    def _day(self, day: date) -> _Rows:
+        """每日条目: what the payments' checks read of a day, looked up once per day."""
+        book = self.book
+        found = self._days[day] = (
+            month_of(day),
+            book.in_force("recharge_cap", "confirmation", day),
+            book.in_force("recharge_cap", "cap", day),
+            book.in_force("guest_rules", "guest_payment", day),
+            book.in_force("payer_name", "payer_match", day),
+            self._rules(day),
+            day.year,
+            day.month * 100 + day.day,
+        )
+        return found
+
+    def _payment(self, e: LedgerEvent, day: date) -> None:
+        yuan = e.yuan
+        if yuan is None or not yuan > ZERO:
             return
-        if not is_payment(e):
-            return
-        self._confirmation(e, day)
-        if e.type == "recharge":
-            self._cap(e, day)
-        account = self.accounts.of(e.platform, e.account)
-        self.collect.checked.add(("minor_payments", e.platform))
+        rows = self._days.get(day) or self._day(day)
+        month, confirm, capped, guest, payer, minors, year, month_day = rows
+        platform, collect = e.platform, self.collect
+        if confirm:
+            self._confirmation(e, confirm, month)
+        if capped and e.type == "recharge":
+            self._cap(e, capped, month)
+        account = self.accounts.of(platform, e.account)
+        if platform not in self._judged:
+            self._judged.add(platform)
+            collect.checked.add(("minor_payments", platform))
         if account is None:
-            self.collect.cannot(
+            collect.cannot(
                 "minor_payments",
-                e.platform,
+                platform,
                 "accounts",
                 "payments by accounts not in the accounts file (age unknown)",
             )
             return
-        self._payer(e, account, day)
-        if account.kind == "guest":
-            for duty in self.book.in_force("guest_rules", "guest_payment", day):
-                self.collect.checked.add(("guest_rules", e.platform))
-                b = self.collect.breach(
+        if payer and e.payer is not None:
+            self._payer(e, account, payer, month)
+        if guest and account.kind == "guest":
+            for duty in guest:
+                collect.checked.add(("guest_rules", platform))
+                b = collect.breach(
                     duty,
-                    e.platform,
+                    platform,
                     f"account:{e.account}",
-                    month_of(day),
+                    month,
                     metric="guest_payments_yuan",
                     boundary="no payment in guest mode",
-                    cap=Decimal(0),
+                    cap=ZERO,
                     account=e.account,
                 )
-                b.take(e.yuan, e, "sum")
-        if account.birth_date is None:
-            self.collect.cannot(
+                b.take(yuan, e, "sum")
+        birth = account.birth_date
+        if birth is None:
+            collect.cannot(
                 "minor_payments",
-                e.platform,
+                platform,
                 "birth_date",
                 "payments by accounts without a birth date (a minor cannot be told)",
             )
             return
-        self._minor(e, account, day)
+        age = year - birth.year - (month_day < birth.month * 100 + birth.day)  # age_on
+        if age < 18:
+            self._minor(e, account, age, month, minors)
 
     def _rules(self, day: date) -> MinorRules:
         """The minors' payment rows in force on a day, their figures read once."""
-        found = self._by_day.get(day)
-        if found is not None:
-            return found
         book = self.book
         nil = [
             (d, _whole(d.figure("age")), f"no payment under {d.text('age')}")
@@ -124,8 +156,7 @@ class Payments:
             self._capped(day, "per_payment", "a payment"),
             self._capped(day, "per_month", "a month"),
         )
-        found = self._by_day[day] = (nil, each, month)
-        return found
+        return nil, each, month
 
     def _capped(self, day: date, rule: str, per: str):
         """The rows of `rule` in force: each with its ages, its yuan and its boundary."""
@@ -141,24 +172,19 @@ class Payments:
             for d in self.book.in_force("minor_payments", rule, day)
         ]
 
-    def _minor(self, e: LedgerEvent, account: Holder, day) -> None:
-        assert account.birth_date is not None and e.yuan is not None
-        age = age_on(account.birth_date, day)
-        if age >= 18:
-            return
+    def _minor(self, e: LedgerEvent, account: Holder, age: int, month: str, rules) -> None:
+        assert e.yuan is not None
+        person = account.person
         whose = (
-            f"person:{account.person}"
-            if account.person and not self.per_account
-            else f"account:{e.account}"
+            self._subject(person, "person:")
+            if person and not self.per_account
+            else self._subject(e.account, "account:")
         )
-        month = month_of(day)
         platform, yuan = e.platform, e.yuan
-        state = self.months.get((platform, whose, month))
-        if state is None:
-            state = self.months[(platform, whose, month)] = Month()
-        state.total += yuan
+        key = (platform, whose, month)
+        total = self.months[key] = self.months.get(key, ZERO) + yuan
         collect = self.collect
-        nil, each, monthly = self._rules(day)
+        nil, each, monthly = rules
         for duty, below, boundary in nil:
             if age < below:
                 b = collect.found(duty, platform, whose, month) or collect.breach(
@@ -170,7 +196,7 @@ class Payments:
                     boundary=boundary,
                     cap=ZERO,
                     account=e.account,
-                    person=account.person,
+                    person=person,
                 )
                 b.take(yuan, e, "sum")
         for duty, low, high, cap, boundary in each:
@@ -184,14 +210,15 @@ class Payments:
                     boundary=boundary,
                     cap=cap,
                     account=e.account,
-                    person=account.person,
+                    person=person,
                 )
                 b.take(yuan, e)
-                b.form = (PER_PAYMENT, {"age": age})
+                form = b.form
+                if form is None or form[1]["age"] != age:
+                    b.form = (PER_PAYMENT, {"age": age})
         for duty, low, high, cap, boundary in monthly:
-            if not low <= age < high:
-                continue
-            if state.total <= cap and duty.id not in state.breached:
+            # a month's total only grows (every payment is above 0): once over, it stays
+            if not low <= age < high or total <= cap:
                 continue
             b = collect.found(duty, platform, whose, month) or collect.breach(
                 duty,
@@ -202,18 +229,23 @@ class Payments:
                 boundary=boundary,
                 cap=cap,
                 account=e.account,
-                person=account.person,
+                person=person,
             )
-            state.breached.add(duty.id)
             b.take(None, e)
-            b.value = state.total
-            b.form = (PER_MONTH, {})
+            b.value = total
+            b.form = MONTH_FORM
 
-    def _payer(self, e: LedgerEvent, account: Holder, day) -> None:
+    def _subject(self, key: str, kind: str) -> str:
+        """`person:…` or `account:…`, made once per person or account that pays as a minor."""
+        subjects = self._subjects
+        found = subjects.get((kind, key))
+        if found is None:
+            found = subjects[(kind, key)] = kind + key
+        return found
+
+    def _payer(self, e: LedgerEvent, account: Holder, rows: list[Duty], month: str) -> None:
         """Check 3: a payment whose payer's name digest differs from the account's."""
-        if e.payer is None:
-            return
-        for duty in self.book.in_force("payer_name", "payer_match", day):
+        for duty in rows:
             self.collect.checked.add(("payer_name", e.platform))
             if account.real_name is None:
                 self.collect.cannot(
@@ -227,7 +259,7 @@ class Payments:
                     duty,
                     e.platform,
                     f"account:{e.account}",
-                    month_of(day),
+                    month,
                     metric="payments_by_others_yuan",
                     boundary="the payer is the account holder",
                     cap=None,
@@ -237,18 +269,22 @@ class Payments:
                 b.take(e.yuan, e, "sum")
                 b.form = (PAYER, {})
 
-    def _confirmation(self, e: LedgerEvent, day) -> None:
-        for duty in self.book.in_force("recharge_cap", "confirmation", day):
-            self.collect.checked.add(("recharge_cap", e.platform))
-            key = (e.platform, e.id)
+    def _confirmation(self, e: LedgerEvent, rows: list[Duty], month: str) -> None:
+        platform = e.platform
+        if platform not in self._confirming:
+            self._confirming.add(platform)
+            self.collect.checked.add(("recharge_cap", platform))
+        key = (platform, e.id)
+        seq = self.collect.seq
+        for duty in rows:
             if key in self.confirmed:
                 self.confirmed.discard(key)
             else:
-                self.pending[key] = (duty, month_of(day), e, self.collect.seq)
+                self.pending[key] = (duty, month, e, seq)
 
-    def _cap(self, e: LedgerEvent, day) -> None:
-        for duty in self.book.in_force("recharge_cap", "cap", day):
-            caps = None if self.caps is None else self.caps.get(e.platform)
+    def _cap(self, e: LedgerEvent, rows: list[Duty], month: str) -> None:
+        caps = None if self.caps is None else self.caps.get(e.platform)
+        for duty in rows:
             if not caps:
                 self.collect.cannot(
                     "recharge_cap",
@@ -268,7 +304,7 @@ class Payments:
                     duty,
                     e.platform,
                     f"account:{e.account}",
-                    month_of(day),
+                    month,
                     metric="recharge_yuan",
                     boundary=f"at most {cap.yuan} yuan a recharge",
                     cap=cap.yuan,

@@ -26,8 +26,11 @@ class Points:
         self, book: DutyBook, modes: dict[tuple[str, str], ModeConfig] | None, collect: Collector
     ):
         self.book, self.modes, self.collect = book, modes, collect
-        # (platform, account, mode, day) → [points, first event's id, time, units, place]
-        self.days: dict[tuple[str, str, str, date], list] = {}
+        # (platform, account, mode, day) → (points, (first event's id, time, units, place))
+        self.days: dict[tuple[str, str, str, date], tuple[int, tuple]] = {}
+        self._judged: set[str] = set()  # platforms marked checked
+        self._unlisted: dict[str | None, str] = {}  # a mode's "missing" when not configured
+        self.on = {"settlement": self.see}
 
     def configured(self, on: date) -> None:
         """Every point-staking mode of the configuration has both caps."""
@@ -58,21 +61,27 @@ class Points:
         """One event; `day` its Beijing day."""
         if e.type != "settlement" or e.units is None:
             return
-        self.collect.checked.add(("point_caps", e.platform))
+        platform = e.platform
+        if platform not in self._judged:
+            self._judged.add(platform)
+            self.collect.checked.add(("point_caps", platform))
         if self.modes is None:
             self.collect.cannot(
                 "point_caps",
-                e.platform,
+                platform,
                 "platform-config",
                 "settlements with no configuration of the modes' caps",
             )
             return
-        mode = self.modes.get((e.platform, e.mode or ""))
+        mode = self.modes.get((platform, e.mode or ""))
         if mode is None:
+            missing = self._unlisted.get(e.mode)
+            if missing is None:
+                missing = self._unlisted[e.mode] = f"platform-config mode {e.mode}"
             self.collect.cannot(
                 "point_caps",
-                e.platform,
-                f"platform-config mode {e.mode}",
+                platform,
+                missing,
                 "settlements of a mode the configuration does not list",
             )
             return
@@ -83,7 +92,7 @@ class Points:
             for duty in self.book.in_force("point_caps", "per_round", day):
                 b = self.collect.breach(
                     duty,
-                    e.platform,
+                    platform,
                     f"account:{e.account}",
                     month_of(day),
                     metric="round_points",
@@ -92,12 +101,12 @@ class Points:
                     account=e.account,
                 )
                 b.see(Decimal(swing), event(e.id, e.at, e.type, None, e.units))
-        key = (e.platform, e.account, mode.mode, day)
+        key = (platform, e.account, mode.mode, day)
         held = self.days.get(key)
         if held is None:
-            self.days[key] = [swing, e.id, e.at, e.units, self.collect.seq]
+            self.days[key] = (swing, (e.id, e.at, e.units, self.collect.seq))
         else:
-            held[0] += swing
+            self.days[key] = (held[0] + swing, held[1])
 
     def part(self) -> None:
         """A worker judges its accounts' days itself (`finish`); nothing is left open."""
@@ -107,7 +116,7 @@ class Points:
         """Nothing to take: the days were judged where they were summed."""
 
     def finish(self) -> None:
-        for (platform, account, name, day), (total, id, at, units, seq) in sorted(
+        for (platform, account, name, day), (total, (id, at, units, seq)) in sorted(
             self.days.items()
         ):
             mode = (self.modes or {})[(platform, name)]
