@@ -24,6 +24,7 @@ from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.findings import FORMAT, Finding
 from compliance.domain.pseudonym import Pseudonyms
 from compliance.domain.rules import VENUES
+from compliance.logs.reader import MAX_LINE_BYTES
 from compliance.priors import read_priors
 from compliance.reporting.cells import printable
 from compliance.reporting.stream import make_writer
@@ -164,7 +165,7 @@ def parse_versions(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option(
     "--max-line-bytes",
     type=click.IntRange(min=1),
-    default=services.MAX_LINE_BYTES,
+    default=MAX_LINE_BYTES,
     show_default=True,
     help="A longer line is a reject, skipped without being held in memory.",
 )
