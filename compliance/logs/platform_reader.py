@@ -20,6 +20,14 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from compliance.errors import DecodeError
+from compliance.logs.lines import (
+    MAX_LINE_BYTES,
+    LongLine,
+    UnreadableRest,
+    is_whole,
+    iter_lines_at,
+    next_line,
+)
 from compliance.logs.platform_records import (
     ACCOUNTS,
     CONFIG,
@@ -33,14 +41,8 @@ from compliance.logs.platform_records import (
 )
 from compliance.logs.reader import (
     MAX_CASH,
-    MAX_LINE_BYTES,
-    LongLine,
     Reject,
-    UnreadableRest,
-    _next_line,
     check_cash,
-    is_whole,
-    iter_lines_at,
     parsed_duplicate_key,
     typed_decode,
 )
@@ -237,7 +239,7 @@ def _plain_blocks(path: str, limit: int) -> Iterator[tuple[int, bytes | LongLine
             cut = buf.rfind(b"\n") + 1
             if not cut and len(buf) == size:
                 fh.seek(fh.tell() - len(buf))
-                raw, _ = _next_line(fh, limit)
+                raw, _ = next_line(fh, limit)
                 yield number, raw
                 number, buf = number + 1, b""
                 continue

@@ -30,9 +30,10 @@ from compliance.domain.duties.engine import DutyAudit, DutyOptions, LedgerPart
 from compliance.domain.duties.partition import Router
 from compliance.domain.duties.rows import DutyBook
 from compliance.errors import ConfigError, DecodeError
+from compliance.logs.lines import LongLine, UnreadableRest, iter_lines_at
 from compliance.logs.platform_reader import RecordReject, decode_event, guess_id, iter_records
 from compliance.logs.platform_records import ACCOUNTS, CONFIG
-from compliance.logs.reader import LongLine, Reject, UnreadableRest, iter_lines_at
+from compliance.logs.reader import Reject
 from compliance.service_layer.runners import die_with_parent, local_cluster
 from compliance.service_layer.unit_of_work import UnitOfWorkFactory
 

@@ -20,7 +20,8 @@ from compliance.domain.findings import INTEGRITY, fingerprint
 from compliance.domain.pseudonym import Pseudonyms
 from compliance.domain.rules import RuleBook
 from compliance.errors import BadValueError
-from compliance.logs.reader import guess_session_id, is_gzip
+from compliance.logs.lines import is_gzip
+from compliance.logs.reader import guess_session_id
 from compliance.reporting.review_marks import Marks
 from compliance.service_layer.evidence_rounds import (
     line_digest,

@@ -28,7 +28,8 @@ from typing import Any, Protocol
 from compliance.domain.audited import AuditedSession, Totals, add_session, merge_totals
 from compliance.domain.encoded import EncodedFinding
 from compliance.errors import ConfigError
-from compliance.logs.reader import Reject, is_whole
+from compliance.logs.lines import is_whole
+from compliance.logs.reader import Reject
 from compliance.service_layer.duty_sessions import DutySessions
 from compliance.service_layer.judging import Auditor, few_collections
 from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory

@@ -20,6 +20,7 @@ from compliance.logs.distinct_keys import ChunkProofs
 from compliance.logs.reader import Located, duplicate_key, sessions_in
 from compliance.service_layer.settle import sessions_to_settle
 from compliance.service_layer.simulate import SimulationSpec, write_log
+from compliance.streams import BOM
 
 _KEY = re.compile(rb'"([a-z_]+)":')
 
@@ -83,7 +84,7 @@ def _log(picks) -> bytes:
 @settings(max_examples=150, deadline=None)
 @given(LOGS, st.integers(1, 60_000), st.booleans())
 def test_chunk_proofs_give_what_every_line_checked_alone_gives(picks, chunk, bom):
-    data = (reader.BOM if bom else b"") + _log(picks)
+    data = (BOM if bom else b"") + _log(picks)
     assert _items(data, chunk) == _items(data, None)
 
 

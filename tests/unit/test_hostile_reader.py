@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compliance.cli import cli
-from compliance.logs.reader import Located, Reject, duplicate_key, read_sessions, split_ranges
+from compliance.logs.lines import split_ranges
+from compliance.logs.reader import Located, Reject, duplicate_key, read_sessions
 from compliance.logs.schema import session_schema
 from compliance.service_layer.runners import partition_ranges
 from tests.hostile import good, line

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from compliance.logs.reader import Located, Reject, read_sessions, split_ranges
+from compliance.logs.lines import split_ranges
+from compliance.logs.reader import Located, Reject, read_sessions
 from tests.conftest import SAMPLES
 from tests.sample_logs import render
 
