@@ -1,6 +1,6 @@
 """平台记录读取: accounts, ledger and configuration lines, streamed as sessions are.
 
-The lines come from the session reader's `iter_lines` (standard input, pipes,
+The lines come from `logs/lines.py`'s `iter_lines_at` (standard input, pipes,
 gzip by name or bytes, a byte-order mark dropped, lines past `--max-line-bytes`
 skipped unread, a damaged gzip stream ending in one reject), so the bounds and
 rejects of the session logs hold here too: every line ends as a record or a
