@@ -32,7 +32,8 @@ def _sessions(seed: int, count: int) -> list:
     return out
 
 
-def _one_by_one(sessions) -> list:
+def one_by_one(sessions) -> list:
+    """Each session replayed alone by the reference (`replay_decoded`), or its failure."""
     out = []
     for session in sessions:
         try:
@@ -45,7 +46,7 @@ def _one_by_one(sessions) -> list:
 @pytest.mark.parametrize("seed", range(6))
 def test_sessions_checked_together_give_each_sessions_own_replay(seed, monkeypatch):
     sessions = _sessions(seed, 16)
-    replays = _one_by_one(sessions)
+    replays = one_by_one(sessions)
     kept = [(s, r) for s, r in zip(sessions, replays, strict=True) if not isinstance(r, str)]
     sessions, expected = [s for s, _ in kept], [r for _, r in kept]  # a failing one: below
     assert len(sessions) >= 4

@@ -31,6 +31,7 @@ from compliance.games.shengji.simulator import simulate
 from tests.builders import session_of
 from tests.builders_guandan import SEATS
 from tests.unit.games.test_shengji_batch import OPTIONS, break_hand
+from tests.unit.games.test_shengji_many import one_by_one
 
 TRICKS = msgspec.json.Decoder(list[list[ShengjiPlay]])
 NAMES = [
@@ -199,16 +200,6 @@ def _sessions(rng: random.Random, count: int, mutate: bool) -> list:
     return out
 
 
-def _one_by_one(sessions) -> list:
-    out = []
-    for session in sessions:
-        try:
-            out.append(list(GAME.replay_decoded(session)))
-        except Exception as exc:  # noqa: BLE001 - the same failure is what is compared
-            out.append(repr(exc))
-    return out
-
-
 def _replayed(session) -> tuple[list, str | None]:
     """`replay`'s results up to an error, and the error (`replay` yields as it goes)."""
     return _up_to_error(GAME.replay(session))
@@ -233,7 +224,7 @@ def _up_to_error(results) -> tuple[list, str | None]:
 def test_replay_many_reading_the_text_equals_replay_decoding_every_hand(seed):
     rng = random.Random(seed)
     sessions = _sessions(rng, 6, mutate=True)
-    expected = _one_by_one(sessions)
+    expected = one_by_one(sessions)
     good = [s for s, r in zip(sessions, expected, strict=True) if not isinstance(r, str)]
     assert GAME.replay_many(good) == [r for r in expected if not isinstance(r, str)]
     assert [_replayed(s) for s in sessions] == [_replayed_decoded(s) for s in sessions]
