@@ -55,8 +55,12 @@ def plain(value: Any) -> Any:
     return value
 
 
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+SORTED = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 def canonical(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return SORTED.encode(obj)
 
 
 def row_key(table: Table, row: Mapping[str, Any]) -> str:

@@ -10,7 +10,7 @@ import random
 from datetime import date, timedelta
 
 from alembic import command
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from compliance.db import digests, migrate, window_session_days
 from compliance.db.engine import ensure_schema, make_engine
@@ -232,3 +232,22 @@ def test_the_migration_stamps_the_sessions_again_and_fills_the_day_rows(any_db_u
         assert day_rows(engine) == kept_days
         assert window_digest(engine) == kept_digest
     engine.dispose()
+
+
+def test_the_session_findings_digest_is_the_same_read_either_way(monkeypatch, sqlite_url, tmp_path):
+    """SQLite walks the findings in key order where the run holds most of them, else reads
+    the run's own and sorts them: the digest is the same text either way."""
+    engine = make_engine(sqlite_url)
+    ensure_schema(engine)
+    rng = random.Random(7)
+    sessions = [random_session(rng, f"s{i}") for i in range(30)]
+    first = audit(engine, write(tmp_path / "a.jsonl", sessions)).run_id
+    audit(engine, write(tmp_path / "b.jsonl", [random_session(rng, f"t{i}") for i in range(3)]))
+    with engine.connect() as conn:
+        assert digests._holds_most(conn, first)
+        assert conn.scalar(select(func.count()).where(digests.FINDINGS.c.run_id == first))
+        found = []
+        for holds in (True, False):
+            monkeypatch.setattr(digests, "_holds_most", lambda conn, run_id, holds=holds: holds)
+            found.append(digests.session_findings_digest(conn, first))
+    assert found[0] == found[1]
