@@ -29,14 +29,9 @@ def insert_rows(
         processors = [
             table.c[c].type.dialect_impl(dialect).bind_processor(dialect) for c in columns
         ]
-        if any(processors):
-            values = [
-                tuple(
-                    v if p is None or v is None else p(v)
-                    for v, p in zip(row, processors, strict=True)
-                )
-                for row in values
-            ]
+        active = [(i, p) for i, p in enumerate(processors) if p is not None]
+        if active:
+            values = [_processed(row, active) for row in values]
     names = ", ".join(f'"{c}"' for c in columns)
     if dialect.name == "sqlite":
         marks = ", ".join("?" for _ in columns)
@@ -52,6 +47,15 @@ def insert_rows(
             raise DatabaseError(f"storing {table.name}: {first}") from None
     else:
         conn.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in values])
+
+
+def _processed(row: tuple, active: list[tuple[int, Any]]) -> tuple:
+    """A row with the values that have a type's processor processed (None stays None)."""
+    done = list(row)
+    for i, process in active:
+        if (value := done[i]) is not None:
+            done[i] = process(value)
+    return tuple(done)
 
 
 def insert_new(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:

@@ -206,7 +206,7 @@ def add(conn: Connection, batch: BatchSums) -> None:
         (*DAY_KEY, *DAY_SUMS),
         DAY_KEY,
         {c: "{old} + {new}" for c in DAY_SUMS},
-        [(*k[:3], day(k[3]), k[4], k[5], *v) for k, v in batch.days.items()],
+        [(*k[:3], day[k[3]], k[4], k[5], *v) for k, v in batch.days.items()],
     )
     before = stored_spans(conn, list(batch.spans))
     moves = last_seen_moves(batch.spans, before)
@@ -216,7 +216,7 @@ def add(conn: Connection, batch: BatchSums) -> None:
         (*LAST_KEY, "people"),
         LAST_KEY,
         {"people": "{old} + {new}"},
-        [(*k[:3], day(k[3]), n) for k, n in moves.items()],
+        [(*k[:3], day[k[3]], n) for k, n in moves.items()],
     )
     least, greatest = ("min", "max") if conn.dialect.name == "sqlite" else ("least", "greatest")
     upsert(
@@ -229,7 +229,7 @@ def add(conn: Connection, batch: BatchSums) -> None:
             "last_day": greatest + "({old}, {new})",
             "sessions": "{old} + {new}",
         },
-        [(*p, day(first), day(last), n) for p, (first, last, n) in batch.spans.items()],
+        [(*p, day[first], day[last], n) for p, (first, last, n) in batch.spans.items()],
     )
 
 
@@ -237,17 +237,18 @@ def _same(value):
     return value
 
 
-def _days(conn: Connection):
+class DriverDays(dict):
     """A day as the driver takes it (text on SQLite), each written once: a batch has few."""
-    write = DAYS.c.day.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
-    if write is None:
-        return _same
-    written: dict[date, Any] = {}
 
-    def day(value: date):
-        found = written.get(value)
-        if found is None:
-            found = written[value] = write(value)
+    def __init__(self, write) -> None:
+        super().__init__()
+        self.write = write
+
+    def __missing__(self, value: date) -> Any:
+        found = self[value] = self.write(value)
         return found
 
-    return day
+
+def _days(conn: Connection) -> DriverDays:
+    write = DAYS.c.day.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
+    return DriverDays(write or _same)
