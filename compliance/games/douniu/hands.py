@@ -127,7 +127,8 @@ def _build_table() -> dict[int, int]:
 SCORE_BASE: dict[int, int] = _build_table()
 
 
-def _ranks_of(key: int) -> list[int]:
+def ranks_of(key: int) -> list[int]:
+    """The ranks (1–13, ascending) of a table key."""
     return [r for r in range(1, 14) for _ in range((key >> 3 * (r - 1)) & 7)]
 
 
@@ -138,7 +139,7 @@ def score_table(five_small_max: int = 0) -> dict[int, int]:
         return SCORE_BASE
     small = FIVE_SMALL << LEVEL_SHIFT
     return {
-        key: small if is_five_small(_ranks_of(key), five_small_max) else base
+        key: small if is_five_small(ranks_of(key), five_small_max) else base
         for key, base in SCORE_BASE.items()
     }
 
