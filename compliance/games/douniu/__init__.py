@@ -1,7 +1,6 @@
 """斗牛 (牛牛): the banker game of seeds 000 and 004 (docs/games/douniu.md).
 
-`engine` replays sessions, `tally` is the fused one-pass tally of a session,
-`batch` (on `columns`) the same for a batch of sessions on arrays, the audit's
+`engine` replays sessions, `tally` is the fused one-pass tally of the audit's
 hot path, `hands` ranks five cards, `options` and `record` are the variant
 and the round record, `simulator` makes sessions.
 """
@@ -9,7 +8,6 @@ and the round record, `simulator` makes sessions.
 from __future__ import annotations
 
 from compliance.games.base import EngineSpec
-from compliance.games.douniu.batch import tally_sessions
 from compliance.games.douniu.engine import (
     BANKER_TIE_LEVELS,
     Douniu,
@@ -35,7 +33,7 @@ SPEC = EngineSpec(
     seat_range=(2, 6),
     tally=tally_session,
 )
-GAME = Douniu(SPEC, tally_sessions)
+GAME = Douniu(SPEC)
 ROUND_TYPE = SPEC.round_type
 options_for = GAME.options_for
 
@@ -57,6 +55,5 @@ __all__ = [
     "replay_rounds",
     "settle",
     "tally_rounds",
-    "tally_sessions",
     "wrong_banker_issue",
 ]

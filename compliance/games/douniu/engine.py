@@ -9,7 +9,7 @@ Rules, choices and the round record: docs/games/douniu.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from compliance.domain.rounds import (
@@ -18,9 +18,8 @@ from compliance.domain.rounds import (
     WRONG_BANKER,
     Integrity,
     RoundResult,
-    SessionTally,
 )
-from compliance.errors import DealError, LogError
+from compliance.errors import DealError
 from compliance.games.base import Engine, decode_rounds
 from compliance.games.cards import JOKERS, duplicates
 from compliance.games.douniu import hands
@@ -209,32 +208,12 @@ def wrong_banker_issue(index: int, banker: str, due: str) -> Integrity:
     )
 
 
-BatchTally = Callable[
-    [Sequence[Session], Sequence[list[str]], Sequence[object]], list[SessionTally | None]
-]
-
-
 class Douniu(Engine):
-    """斗牛: the Game engine; `batch` is the tally of a batch of sessions on arrays."""
+    """斗牛: the Game engine."""
 
-    def __init__(self, spec, batch: BatchTally | None = None):
+    def __init__(self, spec):
         super().__init__(spec)
         self._presets: dict[str | None, DouniuOptions] = {}
-        self._batch = batch
-
-    def tally_sessions(self, sessions: Sequence[Session]) -> list[SessionTally | None]:
-        """整批结算: each session's tally (what `tally_session` gives) made for a batch at
-        once, or None for a session to tally on its own, which says what is wrong with it."""
-        if self._batch is None:
-            return [None] * len(sessions)
-        chosen: list[object] = []
-        for session in sessions:
-            try:
-                chosen.append(self.options_for(session.variant))
-            except LogError:
-                chosen.append(None)
-        ids = [[p.id for p in session.players] for session in sessions]
-        return self._batch(sessions, ids, chosen)
 
     def options_for(self, variant: Variant | None) -> DouniuOptions:
         """玩法: a preset written without overrides is resolved once (the options are

@@ -127,8 +127,7 @@ def _build_table() -> dict[int, int]:
 SCORE_BASE: dict[int, int] = _build_table()
 
 
-def ranks_of(key: int) -> list[int]:
-    """The ranks (1–13, ascending) of a table key."""
+def _ranks_of(key: int) -> list[int]:
     return [r for r in range(1, 14) for _ in range((key >> 3 * (r - 1)) & 7)]
 
 
@@ -139,7 +138,7 @@ def score_table(five_small_max: int = 0) -> dict[int, int]:
         return SCORE_BASE
     small = FIVE_SMALL << LEVEL_SHIFT
     return {
-        key: small if is_five_small(ranks_of(key), five_small_max) else base
+        key: small if is_five_small(_ranks_of(key), five_small_max) else base
         for key, base in SCORE_BASE.items()
     }
 
