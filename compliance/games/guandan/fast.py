@@ -101,8 +101,9 @@ class Level:
             if after is None:
                 chosen = combos.pick(self.readings(shape), node.reading, declared)
                 after = node.after[by_shape] = False if chosen is None else self._node(chosen)
-            if after:
-                entry = node.follow[key] = (read[0], len(cards), after, after.follow)
+            if isinstance(after, Node):
+                entry: Entry = (read[0], len(cards), after, after.follow)
+                node.follow[key] = entry
                 return entry
         node.follow[key] = False
         return False
