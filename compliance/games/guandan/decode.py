@@ -89,9 +89,14 @@ def plays_of(text: bytes) -> list[Play]:
         try:
             return list(map(known.__getitem__, pieces))
         except KeyError:
-            found = [_learn(piece) for piece in pieces]
-            if None not in found:
-                return found  # type: ignore[return-value]
+            found = list(map(known.get, pieces))
+        for i, play in enumerate(found):
+            if play is None:
+                play = found[i] = _learn(pieces[i])
+                if play is None:
+                    break
+        else:
+            return found  # type: ignore[return-value]
     return list(map(play_of, _plays.decode(text)))
 
 

@@ -68,6 +68,7 @@ class Level:
         self.lead = Node(None)
         self.nodes: dict[tuple[str, int, int], Node] = {}
         self.shapes: dict[int, tuple[combos.Reading, ...]] = {}
+        self.reads: dict[tuple[str, ...], tuple[int, int] | Literal[False]] = {}
         self.wild = combos.wildcard(level)
         self.tribute_value: dict[str, int] = {
             c: 0 if c == self.wild else combos.value(rank_of(c), level) for c in ALL_CARDS
@@ -90,19 +91,22 @@ class Level:
         kept += 1
         if kept > MAX_KEPT:
             _forget()
-        entry: Entry | bool = False
-        read = self.read(cards)
-        if read is not None:
-            weight, shape = read
+        read = self.reads.get(cards)
+        if read is None:
+            read = self.reads[cards] = self.read(cards) or False
+        if read:
+            shape = read[1]
             by_shape = shape if declared is None else (shape, declared)
             after = node.after.get(by_shape)
             if after is None:
                 chosen = combos.pick(self.readings(shape), node.reading, declared)
                 after = node.after[by_shape] = False if chosen is None else self._node(chosen)
             if isinstance(after, Node):
-                entry = (weight, len(cards), after, after.follow)
-        node.follow[key] = entry
-        return entry
+                entry: Entry = (read[0], len(cards), after, after.follow)
+                node.follow[key] = entry
+                return entry
+        node.follow[key] = False
+        return False
 
     def read(self, cards: tuple[str, ...]) -> tuple[int, int] | None:
         """The cards' weight and shape (the ranks field in place, plus 1 for several suits
@@ -295,9 +299,8 @@ def _plays(
         if player != seats[turn]:
             return None
         if key:
-            try:
-                entry = follow[key]
-            except KeyError:
+            entry = follow.get(key)
+            if entry is None:
                 entry = learn(table, key, play.cards, play.combo)
             if entry is False:
                 return None

@@ -12,7 +12,6 @@ from __future__ import annotations
 from compliance.games.guandan import combos
 
 FIELD_BITS = 5  # a count per field: ranks 2 … A (0-12), 小王 13, 大王 14, 逢人配 15
-JOKER_BOMB_COMBO = combos.Combo(combos.JOKER_BOMB, 17, 4, "RJ")
 # (kind, cards per rank, run length, windows: (top, the rank indexes the window spans))
 RUN_WINDOWS = tuple(
     (
@@ -39,14 +38,14 @@ def readings(ranks: int, several_suits: bool, level: str) -> tuple[combos.Readin
     natural, small, big = counts[:13], counts[13], counts[14]
     n = sum(counts)
     present = [i for i in range(13) if natural[i]]
-    found: list[combos.Combo] = []
+    found: list[combos.Reading] = []
     if small or big:
         one_kind = not (small and big)
         if small == 2 and big == 2 and n == 4:
-            found.append(JOKER_BOMB_COMBO)
+            found.append(_reading(combos.JOKER_BOMB, 17, 4, "RJ"))
         elif one_kind and n <= 2 and n == small + big:
             joker = "BJ" if small else "RJ"
-            found.append(combos.Combo(SINGLE_KINDS[n], 16 if small else 17, n, joker))
+            found.append(_reading(SINGLE_KINDS[n], 16 if small else 17, n, joker))
         if n == 5 and one_kind and small + big == 2:
             found.extend(_full_houses(natural, present, level, pair_is_joker=True))
         return _ranked(found)
@@ -54,7 +53,7 @@ def readings(ranks: int, several_suits: bool, level: str) -> tuple[combos.Readin
         rank = combos.LEVELS[present[0]] if present else level
         kind = SINGLE_KINDS.get(n, combos.BOMB if 4 <= n <= 10 else None)
         if kind:
-            found.append(combos.Combo(kind, combos.value(rank, level), n, rank))
+            found.append(_reading(kind, combos.value(rank, level), n, rank))
     if n == 5:
         found.extend(_full_houses(natural, present, level))
     most = max(natural)
@@ -66,15 +65,15 @@ def readings(ranks: int, several_suits: bool, level: str) -> tuple[combos.Readin
         for top, window in windows:
             if spanned <= window:
                 name = combos.SEQUENCE_NAME[top]
-                found.append(combos.Combo(kind, top, n, name))
+                found.append(_reading(kind, top, n, name))
                 if kind == combos.STRAIGHT and flush:
-                    found.append(combos.Combo(combos.STRAIGHT_FLUSH, top, n, name))
+                    found.append(_reading(combos.STRAIGHT_FLUSH, top, n, name))
     return _ranked(found)
 
 
 def _full_houses(
     natural: list[int], present: list[int], level: str, pair_is_joker: bool = False
-) -> list[combos.Combo]:
+) -> list[combos.Reading]:
     """三带二 as `combos._full_houses`: the triple's rank holds at most three natural cards
     and at most one other rank at most two (none beside a pair of one joker)."""
     if len(present) > 2:
@@ -98,17 +97,28 @@ def _full_houses(
             ]
         )
     return [
-        combos.Combo(combos.FULL_HOUSE, combos.value(rank, level), 5, rank)
+        _reading(combos.FULL_HOUSE, combos.value(rank, level), 5, rank)
         for rank in (combos.LEVELS[t] for t in triples)
     ]
 
 
-def _ranked(found: list[combos.Combo]) -> tuple[combos.Reading, ...]:
+def _reading(kind: str, key: int, size: int, rank: str) -> combos.Reading:
+    """One `Reading` per combination, made once: they are equal values, so shared."""
+    found = _READINGS.get((kind, key, size, rank))
+    if found is None:
+        c = combos.Combo(kind, key, size, rank)
+        found = combos.Reading(c, c.label, c.is_bomb, c.power, kind, size, key)
+        _READINGS[kind, key, size, rank] = found
+    return found
+
+
+_READINGS: dict[tuple[str, int, int, str], combos.Reading] = {}
+
+
+def _ranked(found: list[combos.Reading]) -> tuple[combos.Reading, ...]:
+    if len(found) < 2:
+        return tuple(found)
     ranked = sorted(
-        found,
-        key=lambda c: (c.is_bomb, c.power if c.is_bomb else (0, c.key)),
-        reverse=True,
+        found, key=lambda r: (r.is_bomb, r.power if r.is_bomb else (0, r.key)), reverse=True
     )
-    return tuple(
-        combos.Reading(c, c.label, c.is_bomb, c.power, c.kind, c.size, c.key) for c in ranked
-    )
+    return tuple(ranked)
