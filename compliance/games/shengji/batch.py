@@ -37,6 +37,7 @@ from compliance.games.shengji.later import (
     Later,
     N,
     card_codes,
+    decoded_card_codes,
 )
 from compliance.games.shengji.options import ShengjiOptions
 from compliance.games.shengji.record import HAND_SIZE, KITTY_SIZE, LightHand, ShengjiHand
@@ -167,7 +168,10 @@ class _Flat:
             self.seat, self.code, self.length = read.seat, read.code, read.length
             self.tricks = read.tricks
         dealt = [[*map(h.deal.__getitem__, s), h.kitty, h.buried] for _, h, s in kept]
-        codes = card_codes(list(chain.from_iterable(dealt)))[0].reshape(len(kept), -1)
+        if self.light:  # decoded hands, every card of them a `Card`
+            codes = decoded_card_codes(dealt).reshape(len(kept), -1)
+        else:
+            codes = card_codes(list(chain.from_iterable(dealt)))[0].reshape(len(kept), -1)
         self.dealt, self.buried = codes[:, :DEALT], codes[:, DEALT:]  # seat order, the kitty
         self.ruler = np.array([RULER_ROW[h.level, h.trump] for h in hands])  # type: ignore[index]
         self.declarer = np.array([s.index(h.declarer) for _, h, s in kept])

@@ -67,6 +67,15 @@ def card_codes(lists: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
     return code, np.diff(np.searchsorted(start, opens), append=len(start))
 
 
+def decoded_card_codes(lists: Sequence[object]) -> np.ndarray:
+    """The codes of the cards of nested lists, in order, every string in them decoded as a
+    `Card` (so a card, no escape): each known by its first two bytes in their JSON."""
+    data = msgspec.json.encode(lists)
+    raw = np.frombuffer(data, np.uint8)
+    start = np.flatnonzero(raw == QUOTE)[0::2] + 1
+    return PAIR_CODE[np.ndarray((len(data) - 1,), "<u2", buffer=data, strides=(1,))[start]]
+
+
 class Later:
     """The cards a session's (hand, seat)s play, indexed for "held before trick t"."""
 

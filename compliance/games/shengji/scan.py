@@ -41,6 +41,7 @@ QUOTE, BACKSLASH = b'"'[0], b"\\"[0]
 TEN_TAIL, SHORT_TAIL = _word(b'0"'), _word(b'"')
 LONGEST_NAME = 16
 EMPTY = np.zeros(0, dtype=np.int64)
+PAD = bytes(16)  # past the last hand: every word read from a string's end is in the buffer
 
 
 def name_code(name: str) -> tuple[int, int]:
@@ -109,7 +110,7 @@ def _read(raws, names: np.ndarray, ok: np.ndarray):
     sizes = np.fromiter(map(len, raws), np.int64, len(raws))
     offsets = np.zeros(len(raws) + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
-    buffer = b"".join(raws) + bytes(16)
+    buffer = b"".join([*raws, PAD])
     raw = np.frombuffer(buffer, np.uint8)
     head = sizes >= len(HEAD) + len(TAIL)
     for k, byte in enumerate(HEAD):
@@ -162,9 +163,13 @@ def _read(raws, names: np.ndarray, ok: np.ndarray):
     name_size = name_end - name_at
     lo = _words(buffer, name_at) & MASK[np.minimum(name_size, 8)]
     lo |= np.minimum(name_size, 255).astype(np.uint64) << np.uint64(56)
-    hi = _words(buffer, name_at + 8) & MASK[np.clip(name_size - 8, 0, 8)]
-    play_hand = np.searchsorted(offsets, key_at, "right") - 1
-    seat = _seats(names, play_hand, lo, hi)
+    if int(name_size.max()) > 8:
+        hi = _words(buffer, name_at + 8) & MASK[np.clip(name_size - 8, 0, 8)]
+    else:  # every name within its first word
+        hi = None
+    per_hand = np.diff(np.searchsorted(key_at, offsets))  # the plays of each hand, in order
+    play_hand = np.repeat(np.arange(len(raws)), per_hand)
+    seat = _seats(names, per_hand, lo, hi)
     problem |= (seat < 0) | (name_size > LONGEST_NAME)
 
     closing = np.flatnonzero(kind >= 2)  # the plays that end a trick
@@ -179,11 +184,14 @@ def _read(raws, names: np.ndarray, ok: np.ndarray):
     return seat, code, length, np.bincount(play_hand[closing], minlength=len(raws))
 
 
-def _seats(names: np.ndarray, hand: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """The seat of each play's name among its hand's four (-1: none of them)."""
-    match = np.ascontiguousarray(names[:, :, 0])[hand] == lo[:, None]
-    if names[:, :, 1].any() or hi.any():
-        match &= np.ascontiguousarray(names[:, :, 1])[hand] == hi[:, None]
+def _seats(names: np.ndarray, per_hand: np.ndarray, lo: np.ndarray, hi) -> np.ndarray:
+    """The seat of each play's name among its hand's four (-1: none of them); the plays
+    in hand order, `per_hand` of each; `hi` None: every play's name within 8 bytes."""
+    match = np.repeat(names[:, :, 0], per_hand, axis=0) == lo[:, None]
+    if hi is not None or names[:, :, 1].any():
+        if hi is None:
+            hi = np.zeros_like(lo)
+        match &= np.repeat(names[:, :, 1], per_hand, axis=0) == hi[:, None]
     row = match.view("<u4").ravel()  # one byte a seat: exactly one is set
     one = (row != 0) & (row & (row - 1) == 0)
     seat = (row > 0xFF).astype(np.int64) + (row > 0xFFFF) + (row > 0xFFFFFF)
