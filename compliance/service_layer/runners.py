@@ -20,7 +20,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from itertools import islice, pairwise
 from typing import Any, Protocol
@@ -35,7 +35,7 @@ from compliance.service_layer.judging import Auditor, few_collections
 from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory
 
 PARTITION_BYTES = 16 << 20
-TAIL_BYTES = 2 << 20
+TAIL_BYTES = 4 << 20
 REJECTS_BACK = 100
 """Rejects per partition a storing worker sends back to be shown; the rest only counted."""
 AHEAD = 2
@@ -56,6 +56,9 @@ class Runner(Protocol):
         with_findings: bool = True,
     ) -> Iterator[AuditedSession | StoredSession | Reject | DutySessions]: ...
 
+    def close(self) -> None:
+        """Wait for what the runner left ending in the background (its workers' exit)."""
+
 
 class SerialRunner:
     """In this process, one session after another."""
@@ -66,6 +69,9 @@ class SerialRunner:
                 if isinstance(item, AuditedSession):
                     add_session(totals, item)
                 yield item
+
+    def close(self) -> None:
+        pass
 
 
 @dataclass(frozen=True)
@@ -78,16 +84,18 @@ class PoolRunner:
 
     workers: int
     store: UnitOfWorkFactory | None = None
+    ending: list[ProcessPoolExecutor] = field(default_factory=list, compare=False, repr=False)
 
     def judge(self, auditor, files, totals, run_id=None, with_findings=True):
         tasks = _tasks(files, self.workers, run_id, with_findings)
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(
+        pool = ProcessPoolExecutor(
             self.workers,
             mp_context=context,
             initializer=_start_worker,
             initargs=(auditor, self.store, os.getpid()),
-        ) as pool:
+        )
+        try:
             waiting = iter(tasks)
             ahead = deque(
                 pool.submit(_audit_partition, t) for t in islice(waiting, AHEAD * self.workers)
@@ -96,8 +104,19 @@ class PoolRunner:
                 items, partial = ahead.popleft().result()
                 for task in islice(waiting, 1):
                     ahead.append(pool.submit(_audit_partition, task))
+                if not ahead:  # the workers end while the driver takes the last items
+                    pool.shutdown(wait=False)
+                    self.ending.append(pool)
                 merge_totals(totals, partial)
                 yield from items
+        finally:
+            if pool not in self.ending:
+                pool.shutdown(wait=True)
+
+    def close(self) -> None:
+        """The workers reaped (they end while the driver judges the windows)."""
+        while self.ending:
+            self.ending.pop().shutdown(wait=True)
 
 
 @dataclass(frozen=True)
@@ -136,6 +155,9 @@ class DaskRunner:
         finally:
             if cluster is not None:
                 cluster.close()
+
+    def close(self) -> None:
+        pass
 
 
 def local_cluster(workers: int):
@@ -200,22 +222,28 @@ class StoredSession:
 
 
 def partition_ranges(path: str, workers: int) -> list[tuple[int, int | None]]:
-    """Byte ranges in falling sizes (guided scheduling): each a 2×workers-th of what is
-    left, at most PARTITION_BYTES so memory stays flat, at least an 8×workers-th of
-    the file or TAIL_BYTES, whichever is smaller.
+    """Byte ranges in falling sizes (guided scheduling) after a staggered start: each a
+    workers-th of what is left, at most PARTITION_BYTES so memory stays flat, at least
+    a 2×workers-th of the file or TAIL_BYTES, whichever is smaller; the first `workers`
+    ranges a workers-th, two workers-ths, … of that step, and a remainder too short to
+    be a range of its own joins the last one.
 
-    The first ranges differ in size, so the workers' first writes do not collide
-    on the database; the last are short, so the workers finish together (a
-    timeline of equal ranges showed one worker idle 0.15 s at the end).
+    Each range a worker stores costs some 35 ms under the store's write lock whatever
+    its size, so ranges are few; the staggered first ones bring the workers' first
+    writes at different times, and the last ones are short, so the workers finish
+    together (docs/performance.md, "Workers: fewer ranges, the tail overlapped").
     """
     if is_whole(path):
         return [(0, None)]
     size = os.path.getsize(path)
-    smallest = max(1, min(size // (8 * workers), TAIL_BYTES))
+    smallest = max(1, min(size // (2 * workers), TAIL_BYTES))
     bounds = [0]
     while bounds[-1] < size:
-        step = min(PARTITION_BYTES, max(smallest, (size - bounds[-1]) // (2 * workers)))
-        bounds.append(min(size, bounds[-1] + step))
+        step = min(PARTITION_BYTES, max(smallest, (size - bounds[-1]) // workers))
+        if len(bounds) <= workers:
+            step = max(smallest, step * len(bounds) // workers)
+        end = bounds[-1] + step
+        bounds.append(size if size - end < smallest // 2 else end)
     return list(pairwise(bounds)) or [(0, None)]
 
 
