@@ -35,7 +35,7 @@ from compliance.service_layer.judging import Auditor, few_collections
 from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory
 
 PARTITION_BYTES = 16 << 20
-TAIL_BYTES = 4 << 20
+TAIL_BYTES = 2 << 20
 REJECTS_BACK = 100
 """Rejects per partition a storing worker sends back to be shown; the rest only counted."""
 AHEAD = 2
@@ -224,9 +224,8 @@ class StoredSession:
 def partition_ranges(path: str, workers: int) -> list[tuple[int, int | None]]:
     """Byte ranges in falling sizes (guided scheduling) after a staggered start: each a
     workers-th of what is left, at most PARTITION_BYTES so memory stays flat, at least
-    a 2×workers-th of the file or TAIL_BYTES, whichever is smaller; the first `workers`
-    ranges a workers-th, two workers-ths, … of that step, and a remainder too short to
-    be a range of its own joins the last one.
+    a 4×workers-th of the file or TAIL_BYTES, whichever is smaller; the first `workers`
+    ranges a workers-th, two workers-ths, … of that step; the last two halve what is left.
 
     Each range a worker stores costs some 35 ms under the store's write lock whatever
     its size, so ranges are few; the staggered first ones bring the workers' first
@@ -236,14 +235,16 @@ def partition_ranges(path: str, workers: int) -> list[tuple[int, int | None]]:
     if is_whole(path):
         return [(0, None)]
     size = os.path.getsize(path)
-    smallest = max(1, min(size // (2 * workers), TAIL_BYTES))
+    smallest = max(1, min(size // (4 * workers), TAIL_BYTES))
     bounds = [0]
     while bounds[-1] < size:
-        step = min(PARTITION_BYTES, max(smallest, (size - bounds[-1]) // workers))
+        left = size - bounds[-1]
+        step = min(PARTITION_BYTES, max(smallest, left // workers))
         if len(bounds) <= workers:
             step = max(smallest, step * len(bounds) // workers)
-        end = bounds[-1] + step
-        bounds.append(size if size - end < smallest // 2 else end)
+        if left < 2 * smallest:  # the last two halves of what is left, not a sliver
+            step = left if left <= smallest else (left + 1) // 2
+        bounds.append(min(size, bounds[-1] + step))
     return list(pairwise(bounds)) or [(0, None)]
 
 
