@@ -42,7 +42,6 @@ def test_at_most_two_partitions_per_worker_wait_for_the_driver(monkeypatch, tmp_
     path.write_bytes(b"{}\n" * 400_000)
     monkeypatch.setattr(runners, "ProcessPoolExecutor", InlinePool)
     monkeypatch.setattr(runners, "TAIL_BYTES", 1000)
-    monkeypatch.setattr(runners, "PARTITION_BYTES", 40_000)
     tasks = runners._tasks([str(path)], 2, 1, False)
     starts = list(runners.PoolRunner(2).judge(None, [str(path)], {}))
     assert len(tasks) > 20
