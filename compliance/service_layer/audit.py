@@ -10,7 +10,7 @@ import hashlib
 import json
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from functools import partial
@@ -149,7 +149,7 @@ def _audit(
 ) -> None:
     if options.latest_day is None:
         options = replace(options, latest_day=datetime.now(UTC).date() + timedelta(days=1))
-    with uow, few_collections():
+    with uow, few_collections(), ExitStack() as ending:
         book = ensure_rules(uow)
         with_duties = options.duties is not None and options.duties.given
         if with_duties:
@@ -166,6 +166,7 @@ def _audit(
         rules_sha256 = uow.rules.digest()
         with_findings = on_finding is not _ignore
         runner = runner_for(options.workers, options.dask, store)
+        ending.callback(runner.close)
         auditor = make_auditor(book, options)
         auditor.names = names
         duties = _duty_run(uow, run_id, names, options) if with_duties else None
@@ -208,25 +209,27 @@ def _audit(
         uow.runs.refresh_statistics()
         summary.repeated = uow.runs.count_repeated(run_id)
         aside = (
-            DigestsAside(store, run_id, summary.platforms, _read_from(options, summary))
+            DigestsAside(
+                store, run_id, summary.platforms, _read_from(options, summary), inputs, names
+            )
             if store is not None and options.workers > 1
             else None
         )
-        try:
-            for finding in judge_windows(uow, book, options, summary, run_id):
-                summary.count_finding(finding)
-                on_finding(finding)
-            if duties is not None:
-                _duties(duties, summary, on_finding)
-            stored = aside.result() if aside is not None else None
-        finally:
-            if aside is not None:
-                aside.close()
+        if aside is not None:
+            ending.callback(aside.close)
+        for finding in judge_windows(uow, book, options, summary, run_id):
+            summary.count_finding(finding)
+            on_finding(finding)
+        if duties is not None:
+            _duties(duties, summary, on_finding)
+        stored = aside.result() if aside is not None else None
+        read = aside.inputs() if aside is not None else None
         uow.runs.finish(run_id, summary.sessions, summary.rejects, summary.as_dict())
         uow.runs.store_manifest(
             run_id,
             manifest(
-                input_digests(inputs, names) + _duty_inputs(options),
+                (read if read is not None else input_digests(inputs, names))
+                + _duty_inputs(options),
                 rules_sha256,
                 {**_options_record(options), **_run_only(options)},
                 uow.runs.digests(run_id, summary.platforms, _read_from(options, summary), stored),

@@ -20,7 +20,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from itertools import islice, pairwise
 from typing import Any, Protocol
@@ -56,6 +56,9 @@ class Runner(Protocol):
         with_findings: bool = True,
     ) -> Iterator[AuditedSession | StoredSession | Reject | DutySessions]: ...
 
+    def close(self) -> None:
+        """Wait for what the runner left ending in the background (its workers' exit)."""
+
 
 class SerialRunner:
     """In this process, one session after another."""
@@ -66,6 +69,9 @@ class SerialRunner:
                 if isinstance(item, AuditedSession):
                     add_session(totals, item)
                 yield item
+
+    def close(self) -> None:
+        pass
 
 
 @dataclass(frozen=True)
@@ -78,16 +84,18 @@ class PoolRunner:
 
     workers: int
     store: UnitOfWorkFactory | None = None
+    ending: list[ProcessPoolExecutor] = field(default_factory=list, compare=False, repr=False)
 
     def judge(self, auditor, files, totals, run_id=None, with_findings=True):
         tasks = _tasks(files, self.workers, run_id, with_findings)
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(
+        pool = ProcessPoolExecutor(
             self.workers,
             mp_context=context,
             initializer=_start_worker,
             initargs=(auditor, self.store, os.getpid()),
-        ) as pool:
+        )
+        try:
             waiting = iter(tasks)
             ahead = deque(
                 pool.submit(_audit_partition, t) for t in islice(waiting, AHEAD * self.workers)
@@ -96,8 +104,19 @@ class PoolRunner:
                 items, partial = ahead.popleft().result()
                 for task in islice(waiting, 1):
                     ahead.append(pool.submit(_audit_partition, task))
+                if not ahead:  # the workers end while the driver takes the last items
+                    pool.shutdown(wait=False)
+                    self.ending.append(pool)
                 merge_totals(totals, partial)
                 yield from items
+        finally:
+            if pool not in self.ending:
+                pool.shutdown(wait=True)
+
+    def close(self) -> None:
+        """The workers reaped (they end while the driver judges the windows)."""
+        while self.ending:
+            self.ending.pop().shutdown(wait=True)
 
 
 @dataclass(frozen=True)
@@ -136,6 +155,9 @@ class DaskRunner:
         finally:
             if cluster is not None:
                 cluster.close()
+
+    def close(self) -> None:
+        pass
 
 
 def local_cluster(workers: int):

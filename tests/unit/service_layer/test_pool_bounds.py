@@ -21,6 +21,9 @@ class InlinePool:
     def __exit__(self, *exc):
         return False
 
+    def shutdown(self, wait=True, cancel_futures=False):
+        pass
+
     def submit(self, fn, task):
         self.in_flight += 1
         InlinePool.most_in_flight = max(InlinePool.most_in_flight, self.in_flight)
