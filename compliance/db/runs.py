@@ -105,14 +105,15 @@ class SqlRunsRepository:
             ):
                 by_key[s.key] = s
         money = float if self.conn.dialect.name == "sqlite" else same
+        keys = list(by_key)
+        sessions = digests.stamped(
+            SESSION_COLUMNS, [session_values(run_id, by_key[k]) for k in keys]
+        )
         rows = {
-            key: (
-                session_values(run_id, s),
-                player_values(s, money),
-                finding_values(run_id, s, self.lines),
-            )
-            for key, s in by_key.items()
+            key: (session, player_values(s, money), finding_values(run_id, s, self.lines))
+            for key, session, s in zip(keys, sessions, by_key.values(), strict=True)
         }
+        # the digests are made before the write lock: other workers wait on it, not on them
         bulk.hold_write_lock(self.conn)
         upkeep = WindowUpkeep(self.conn)
         kept, met_before = self._forget(run_id, list(by_key.values()), place, upkeep)
@@ -124,7 +125,7 @@ class SqlRunsRepository:
         latest = [rows[s.key] for s in kept]
         if not latest:
             return
-        stamped = digests.stamped(SESSION_COLUMNS, [session for session, _, _ in latest])
+        stamped = [session for session, _, _ in latest]
         columns = (*SESSION_COLUMNS, "content_sha256")
         bulk.insert_rows(self.conn, SESSIONS, columns, stamped, typed=True)
         bulk.insert_rows(
