@@ -208,6 +208,7 @@ class Payments:
     def _minor(self, e: LedgerEvent, account: Holder, month: str, rules: AgeRules) -> None:
         """A minor's payment against the rows that apply at the payer's age (`_of_age`)."""
         nil, each, monthly, form = rules
+        assert e.yuan is not None
         person = account.person
         if person and not self.per_account:
             whose = self._persons.get(person)
