@@ -20,19 +20,25 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
 from compliance.domain.duties.agent_tables import AgentSession
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.engine import DutyAudit, DutyOptions, LedgerPart
-from compliance.domain.duties.partition import Router
+from compliance.domain.duties.partition import Router, bucket
 from compliance.domain.duties.rows import DutyBook
 from compliance.errors import ConfigError, DecodeError
-from compliance.logs.lines import LongLine, UnreadableRest, iter_lines_at
-from compliance.logs.platform_reader import RecordReject, decode_event, guess_id, iter_records
-from compliance.logs.platform_records import ACCOUNTS, CONFIG
+from compliance.logs.lines import LongLine, UnreadableRest, is_whole, iter_lines_at
+from compliance.logs.platform_reader import (
+    RecordReject,
+    decode_event,
+    guess_id,
+    iter_records,
+    raw_blocks,
+)
+from compliance.logs.platform_records import ACCOUNTS, CONFIG, LedgerEvent
 from compliance.logs.reader import Reject
 from compliance.service_layer.runners import die_with_parent, local_cluster
 from compliance.service_layer.unit_of_work import UnitOfWorkFactory
@@ -138,8 +144,94 @@ def ledger_part(spec: PartSpec, me: int) -> PartResult:
     engine.signals.agents.sessions = spec.agent_sessions
     coins = engine.signals.coins
     coins.receives = lambda platform, account: router.owns(platform, account, held)
-    inbound = coins.active
     rejects = _Rejects(spec)
+    if is_whole(spec.ledger):
+        records = _line_part(spec, me, engine, router, first, rejects)
+    else:
+        records = _block_part(spec, me, engine, router, first, rejects)
+    rejects.flush()
+    return PartResult(engine.part(), records, rejects.count, rejects.shown, rejects.unstored)
+
+
+def _block_part(
+    spec: PartSpec,
+    me: int,
+    engine: DutyAudit,
+    router: Router,
+    first: dict[tuple[str, str], Decimal],
+    rejects: _Rejects,
+) -> int:
+    """A plain ledger read in blocks (logs/platform_reader.py, `raw_blocks`): every worker
+    decodes every block, keeps its own events and checks them a block at a time, in
+    ledger order with the inbound halves of transfers to its accounts; a reject is the
+    worker's whose the line's account is, as `_line_part` tells it."""
+    n, held = spec.workers, engine.accounts
+    ids, elsewhere, owns = held.by_platform, router.elsewhere, router.owns
+    currency, inbound = engine.currency, engine.signals.coins.active
+    records = 0
+    for start, got in raw_blocks(spec.ledger, spec.max_line_bytes, spec.ledger_name):
+        if isinstance(start, Reject):
+            if _owner_of(cast(bytes | None, got), start.line, router, held) == me:
+                rejects.take(start)
+            continue
+        mine: list[tuple[int, LedgerEvent]] = []
+        for seq, e in enumerate(cast(list[LedgerEvent], got), start):
+            platform, account = e.platform, e.account
+            if (
+                e.type == "recharge"
+                and e.currency is not None
+                and (platform, e.currency) not in first
+            ):
+                price = currency.first_price(e, local_day(e.at))
+                if price is not None:
+                    first.setdefault((platform, e.currency), price)
+            found = ids.get(platform)
+            if (found is not None and account in found) or (
+                (platform, account) not in elsewhere and bucket(platform, account, n) == me
+            ):
+                mine.append((seq, e))
+            elif (
+                inbound
+                and e.type == "transfer"
+                and e.counterpart is not None
+                and owns(platform, e.counterpart, held)
+            ):
+                records += len(mine)
+                engine.numbered(mine)
+                mine = []
+                engine.inbound(e, seq)
+        records += len(mine)
+        engine.numbered(mine)
+    return records
+
+
+def _owner_of(raw: bytes | None, line: int, router: Router, held) -> int:
+    """The worker a rejected line belongs to: its account's, where its platform and account
+    can be read, else the one its line number names."""
+    n = router.workers
+    if raw is not None:
+        try:
+            owner = _owner.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+            pass
+        else:
+            if router.owns(owner.platform, owner.account, held):
+                return router.me
+            return -1
+    return line % n
+
+
+def _line_part(
+    spec: PartSpec,
+    me: int,
+    engine: DutyAudit,
+    router: Router,
+    first: dict[tuple[str, str], Decimal],
+    rejects: _Rejects,
+) -> int:
+    """A gzip ledger read line by line: each line's platform and account read first."""
+    n, held = spec.workers, engine.accounts
+    inbound = engine.signals.coins.active
     records = 0
     shown = spec.ledger_name
     try:
@@ -182,8 +274,7 @@ def ledger_part(spec: PartSpec, me: int) -> PartResult:
     except UnreadableRest as exc:
         if me == 0:
             rejects.take(RecordReject(shown, exc.line, None, exc.reason))
-    rejects.flush()
-    return PartResult(engine.part(), records, rejects.count, rejects.shown, rejects.unstored)
+    return records
 
 
 def _inbound(engine: DutyAudit, raw: bytes, number: int) -> None:
