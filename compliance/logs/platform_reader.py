@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain, count
@@ -228,8 +228,14 @@ def raw_blocks(
 
 
 def _file_blocks(
-    path: str, shown: str, max_line_bytes: int
-) -> Iterator[tuple[int, list[LedgerEvent]] | tuple[Reject, bytes | None]]:
+    path: str,
+    shown: str,
+    max_line_bytes: int,
+    read: Callable[[str, int, bytes], Iterator] | None = None,
+) -> Iterator[Any]:
+    """The blocks of a plain file read by `read` (`_block`: each decoded in full), a long
+    line's reject and a first line that was a byte-order mark alone as the line path's."""
+    read = read or _block
     for before, block in _plain_blocks(path, max_line_bytes):
         if isinstance(block, LongLine):
             yield RecordReject(shown, before + 1, None, block.reason()), None
@@ -239,7 +245,7 @@ def _file_blocks(
             if not block:  # as the line path: a first line that was a BOM alone
                 yield cast(RecordReject, _line_event(shown, 1, block)), block
                 continue
-        yield from _block(shown, before, block)
+        yield from read(shown, before, block)
 
 
 def _plain_blocks(path: str, limit: int) -> Iterator[tuple[int, bytes | LongLine]]:

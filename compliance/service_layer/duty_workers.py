@@ -30,13 +30,13 @@ from compliance.domain.duties.engine import DutyAudit, DutyOptions, LedgerPart
 from compliance.domain.duties.partition import Router, bucket
 from compliance.domain.duties.rows import DutyBook
 from compliance.errors import ConfigError, DecodeError
+from compliance.logs.ledger_sift import sifted_blocks
 from compliance.logs.lines import LongLine, UnreadableRest, is_whole, iter_lines_at
 from compliance.logs.platform_reader import (
     RecordReject,
     decode_event,
     guess_id,
     iter_records,
-    raw_blocks,
 )
 from compliance.logs.platform_records import ACCOUNTS, CONFIG, LedgerEvent
 from compliance.logs.reader import Reject
@@ -161,21 +161,44 @@ def _block_part(
     first: dict[tuple[str, str], Decimal],
     rejects: _Rejects,
 ) -> int:
-    """A plain ledger read in blocks (logs/platform_reader.py, `raw_blocks`): every worker
-    decodes every block, keeps its own events and checks them a block at a time, in
-    ledger order with the inbound halves of transfers to its accounts; a reject is the
-    worker's whose the line's account is, as `_line_part` tells it."""
+    """A plain ledger read in blocks (logs/ledger_sift.py): each block's lines read first
+    for whose they are, and only the worker's own (with the recharges that may set a
+    currency's first price, and the transfers to its accounts) decoded in full; its own
+    checked a block at a time, in ledger order with the transfers' inbound halves. A
+    reject is the worker's whose the line's account is, as `_line_part` tells it."""
     n, held = spec.workers, engine.accounts
     ids, elsewhere, owns = held.by_platform, router.elsewhere, router.owns
     currency, inbound = engine.currency, engine.signals.coins.active
+
+    def is_mine(platform: str, account: str) -> bool:
+        found = ids.get(platform)
+        if found is not None and account in found:
+            return True
+        return (platform, account) not in elsewhere and bucket(platform, account, n) == me
+
+    def choose(owners: list[_Owner]) -> list[int]:
+        picked = []
+        for i, o in enumerate(owners):
+            platform, kind = o.platform, o.type
+            found = ids.get(platform)
+            if (
+                (found is not None and o.account in found)
+                or (kind == "recharge" and (platform, o.currency) not in first)
+                or (kind == "transfer" and inbound and o.counterpart is not None)
+                or is_mine(platform, o.account)
+            ):
+                picked.append(i)
+        return picked
+
     records = 0
-    for start, got in raw_blocks(spec.ledger, spec.max_line_bytes, spec.ledger_name):
-        if isinstance(start, Reject):
-            if _owner_of(cast(bytes | None, got), start.line, router, held) == me:
-                rejects.take(start)
+    blocks = sifted_blocks(spec.ledger, _owner, choose, spec.max_line_bytes, spec.ledger_name)
+    for numbers, got in blocks:
+        if isinstance(numbers, Reject):
+            if _owner_of(cast(bytes | None, got), numbers.line, router, held) == me:
+                rejects.take(numbers)
             continue
         mine: list[tuple[int, LedgerEvent]] = []
-        for seq, e in enumerate(cast(list[LedgerEvent], got), start):
+        for seq, e in zip(numbers, cast(list[LedgerEvent], got), strict=True):
             platform, account = e.platform, e.account
             if (
                 e.type == "recharge"
@@ -185,10 +208,7 @@ def _block_part(
                 price = currency.first_price(e, local_day(e.at))
                 if price is not None:
                     first.setdefault((platform, e.currency), price)
-            found = ids.get(platform)
-            if (found is not None and account in found) or (
-                (platform, account) not in elsewhere and bucket(platform, account, n) == me
-            ):
+            if is_mine(platform, account):
                 mine.append((seq, e))
             elif (
                 inbound
