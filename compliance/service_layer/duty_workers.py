@@ -24,10 +24,11 @@ from typing import Any, cast
 
 import msgspec
 
+from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.agent_tables import AgentSession
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.engine import DutyAudit, DutyOptions, LedgerPart
-from compliance.domain.duties.partition import Router, bucket
+from compliance.domain.duties.partition import Router
 from compliance.domain.duties.rows import DutyBook
 from compliance.errors import ConfigError, DecodeError
 from compliance.logs.ledger_sift import sifted_blocks
@@ -166,28 +167,31 @@ def _block_part(
     currency's first price, and the transfers to its accounts) decoded in full; its own
     checked a block at a time, in ledger order with the transfers' inbound halves. A
     reject is the worker's whose the line's account is, as `_line_part` tells it."""
-    n, held = spec.workers, engine.accounts
-    ids, elsewhere, owns = held.by_platform, router.elsewhere, router.owns
+    held = engine.accounts
+    owns, known = router.owns, _Known(router, held)
     currency, inbound = engine.currency, engine.signals.coins.active
-
-    def is_mine(platform: str, account: str) -> bool:
-        found = ids.get(platform)
-        if found is not None and account in found:
-            return True
-        return (platform, account) not in elsewhere and bucket(platform, account, n) == me
+    is_mine, seen = known.is_mine, known.by_platform
+    odd: list[bool] = [False]  # whether a block's picked lines hold more than its own
 
     def choose(owners: list[_Owner]) -> list[int]:
         picked = []
+        more = False
         for i, o in enumerate(owners):
-            platform, kind = o.platform, o.type
-            found = ids.get(platform)
-            if (
-                (found is not None and o.account in found)
-                or (kind == "recharge" and (platform, o.currency) not in first)
-                or (kind == "transfer" and inbound and o.counterpart is not None)
-                or is_mine(platform, o.account)
-            ):
+            platform, account = o.platform, o.account
+            ids = seen.get(platform)
+            mine = ids.get(account) if ids is not None else None
+            if mine is None:
+                mine = is_mine(platform, account)
+            kind = o.type
+            if kind == "recharge" and (platform, o.currency) not in first:
                 picked.append(i)
+                more = True
+            elif mine:
+                picked.append(i)
+            elif kind == "transfer" and inbound and o.counterpart is not None:
+                picked.append(i)
+                more = True
+        odd[0] = more
         return picked
 
     records = 0
@@ -197,8 +201,13 @@ def _block_part(
             if _owner_of(cast(bytes | None, got), numbers.line, router, held) == me:
                 rejects.take(numbers)
             continue
+        events = cast(list[LedgerEvent], got)
+        if not odd[0] and isinstance(numbers, list):  # picked: its own, no first price to set
+            records += len(events)
+            engine.numbered(zip(numbers, events, strict=True))
+            continue
         mine: list[tuple[int, LedgerEvent]] = []
-        for seq, e in zip(numbers, cast(list[LedgerEvent], got), strict=True):
+        for seq, e in zip(numbers, events, strict=True):
             platform, account = e.platform, e.account
             if (
                 e.type == "recharge"
@@ -223,6 +232,24 @@ def _block_part(
         records += len(mine)
         engine.numbered(mine)
     return records
+
+
+class _Known:
+    """Whose an account's events are (`Router.owns`), told once per account: the CRC-32
+    of an account that is not this worker's is not made again for each of its events."""
+
+    def __init__(self, router: Router, held: Accounts):
+        self.router, self.held = router, held
+        self.by_platform: dict[str, dict[str, bool]] = {}
+
+    def is_mine(self, platform: str, account: str) -> bool:
+        ids = self.by_platform.get(platform)
+        if ids is None:
+            ids = self.by_platform[platform] = {}
+        found = ids.get(account)
+        if found is None:
+            found = ids[account] = self.router.owns(platform, account, self.held)
+        return found
 
 
 def _owner_of(raw: bytes | None, line: int, router: Router, held) -> int:
