@@ -26,6 +26,7 @@ RUNS = table_of(AuditRunRow)
 SESSIONS = table_of(SessionRow)
 PLAYERS = table_of(PlayerMetricsRow)
 FINDING_BATCH = 5000
+_payload = msgspec.json.Encoder()  # decimals as strings, as `msgspec.to_builtins` makes them
 
 
 def _row(d: Duty) -> dict[str, Any]:
@@ -87,8 +88,11 @@ class SqlDutiesRepository:
         )
 
     def store_findings(self, run_id: int, findings: Iterable[DutyFinding]) -> None:
-        """The findings in batches of FINDING_BATCH rows (one insert each)."""
+        """The findings in batches of FINDING_BATCH rows (one insert each); a payload is the
+        finding's JSON as `msgspec.to_builtins` then the engine's serializer would write it,
+        encoded at once (no dict made per finding)."""
         rows: list[dict[str, Any]] = []
+        encode, raw = _payload.encode, msgspec.Raw
         for f in findings:
             rows.append(
                 {
@@ -100,7 +104,7 @@ class SqlDutiesRepository:
                     "severity": f.severity,
                     "status": f.status,
                     "period": f.date,
-                    "payload": msgspec.to_builtins(f),
+                    "payload": raw(encode(f)),
                 }
             )
             if len(rows) >= FINDING_BATCH:

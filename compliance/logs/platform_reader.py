@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain, count
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import msgspec
 
@@ -212,16 +212,40 @@ def event_blocks(
         for item in _events(path, shown, 0, None, max_line_bytes):
             yield item if isinstance(item, Reject) else (item[0], [item[1]])
         return
+    for start, got in _file_blocks(path, shown, max_line_bytes):
+        if isinstance(start, Reject):
+            yield start
+        else:
+            yield start, cast(list[LedgerEvent], got)
+
+
+def raw_blocks(
+    path: str, max_line_bytes: int = MAX_LINE_BYTES, name: str | None = None
+) -> Iterator[tuple[int, list[LedgerEvent]] | tuple[Reject, bytes | None]]:
+    """`event_blocks` of a plain file (not gzip, not a stream), each reject with the bytes
+    of its line (None for a line past the limit), so that a worker can tell whose it is."""
+    return _file_blocks(path, name or path, max_line_bytes)
+
+
+def _file_blocks(
+    path: str,
+    shown: str,
+    max_line_bytes: int,
+    read: Callable[[str, int, bytes], Iterator] | None = None,
+) -> Iterator[Any]:
+    """The blocks of a plain file read by `read` (`_block`: each decoded in full), a long
+    line's reject and a first line that was a byte-order mark alone as the line path's."""
+    read = read or _block
     for before, block in _plain_blocks(path, max_line_bytes):
         if isinstance(block, LongLine):
-            yield RecordReject(shown, before + 1, None, block.reason())
+            yield RecordReject(shown, before + 1, None, block.reason()), None
             continue
         if before == 0 and block.startswith(BOM):
             block = block[len(BOM) :]
             if not block:  # as the line path: a first line that was a BOM alone
-                yield _line_event(shown, 1, block)  # type: ignore[misc]
+                yield cast(RecordReject, _line_event(shown, 1, block)), block
                 continue
-        yield from _block(shown, before, block)
+        yield from read(shown, before, block)
 
 
 def _plain_blocks(path: str, limit: int) -> Iterator[tuple[int, bytes | LongLine]]:
@@ -251,7 +275,7 @@ def _plain_blocks(path: str, limit: int) -> Iterator[tuple[int, bytes | LongLine
 
 def _block(
     shown: str, before: int, block: bytes
-) -> Iterator[tuple[int, list[LedgerEvent]] | Reject]:
+) -> Iterator[tuple[int, list[LedgerEvent]] | tuple[Reject, bytes]]:
     events = _whole_block(block)
     if events is not None:
         yield before + 1, events
@@ -269,7 +293,7 @@ def _block(
     for number, raw in enumerate(lines, before + 1):
         if not raw.isspace():
             item = _line_event(shown, number, raw)
-            yield item if isinstance(item, Reject) else (number, [item[1]])
+            yield (item, raw) if isinstance(item, Reject) else (number, [item[1]])
 
 
 def _whole_block(block: bytes) -> list[LedgerEvent] | None:

@@ -20,19 +20,26 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
+from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.agent_tables import AgentSession
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.engine import DutyAudit, DutyOptions, LedgerPart
 from compliance.domain.duties.partition import Router
 from compliance.domain.duties.rows import DutyBook
 from compliance.errors import ConfigError, DecodeError
-from compliance.logs.lines import LongLine, UnreadableRest, iter_lines_at
-from compliance.logs.platform_reader import RecordReject, decode_event, guess_id, iter_records
-from compliance.logs.platform_records import ACCOUNTS, CONFIG
+from compliance.logs.ledger_sift import sifted_blocks
+from compliance.logs.lines import LongLine, UnreadableRest, is_whole, iter_lines_at
+from compliance.logs.platform_reader import (
+    RecordReject,
+    decode_event,
+    guess_id,
+    iter_records,
+)
+from compliance.logs.platform_records import ACCOUNTS, CONFIG, LedgerEvent
 from compliance.logs.reader import Reject
 from compliance.service_layer.runners import die_with_parent, local_cluster
 from compliance.service_layer.unit_of_work import UnitOfWorkFactory
@@ -138,8 +145,140 @@ def ledger_part(spec: PartSpec, me: int) -> PartResult:
     engine.signals.agents.sessions = spec.agent_sessions
     coins = engine.signals.coins
     coins.receives = lambda platform, account: router.owns(platform, account, held)
-    inbound = coins.active
     rejects = _Rejects(spec)
+    if is_whole(spec.ledger):
+        records = _line_part(spec, me, engine, router, first, rejects)
+    else:
+        records = _block_part(spec, me, engine, router, first, rejects)
+    rejects.flush()
+    return PartResult(engine.part(), records, rejects.count, rejects.shown, rejects.unstored)
+
+
+def _block_part(
+    spec: PartSpec,
+    me: int,
+    engine: DutyAudit,
+    router: Router,
+    first: dict[tuple[str, str], Decimal],
+    rejects: _Rejects,
+) -> int:
+    """A plain ledger read in blocks (logs/ledger_sift.py): each block's lines read first
+    for whose they are, and only the worker's own (with the recharges that may set a
+    currency's first price, and the transfers to its accounts) decoded in full; its own
+    checked a block at a time, in ledger order with the transfers' inbound halves. A
+    reject is the worker's whose the line's account is, as `_line_part` tells it."""
+    held = engine.accounts
+    owns, known = router.owns, _Known(router, held)
+    currency, inbound = engine.currency, engine.signals.coins.active
+    is_mine, seen = known.is_mine, known.by_platform
+    odd: list[bool] = [False]  # whether a block's picked lines hold more than its own
+
+    def choose(owners: list[_Owner]) -> list[int]:
+        picked = []
+        more = False
+        for i, o in enumerate(owners):
+            platform, account = o.platform, o.account
+            ids = seen.get(platform)
+            mine = ids.get(account) if ids is not None else None
+            if mine is None:
+                mine = is_mine(platform, account)
+            kind = o.type
+            if kind == "recharge" and (platform, o.currency) not in first:
+                picked.append(i)
+                more = True
+            elif mine:
+                picked.append(i)
+            elif kind == "transfer" and inbound and o.counterpart is not None:
+                picked.append(i)
+                more = True
+        odd[0] = more
+        return picked
+
+    records = 0
+    blocks = sifted_blocks(spec.ledger, _owner, choose, spec.max_line_bytes, spec.ledger_name)
+    for numbers, got in blocks:
+        if isinstance(numbers, Reject):
+            if _owner_of(cast(bytes | None, got), numbers.line, router, held) == me:
+                rejects.take(numbers)
+            continue
+        events = cast(list[LedgerEvent], got)
+        if not odd[0] and isinstance(numbers, list):  # picked: its own, no first price to set
+            records += len(events)
+            engine.numbered(zip(numbers, events, strict=True))
+            continue
+        mine: list[tuple[int, LedgerEvent]] = []
+        for seq, e in zip(numbers, events, strict=True):
+            platform, account = e.platform, e.account
+            if (
+                e.type == "recharge"
+                and e.currency is not None
+                and (platform, e.currency) not in first
+            ):
+                price = currency.first_price(e, local_day(e.at))
+                if price is not None:
+                    first.setdefault((platform, e.currency), price)
+            if is_mine(platform, account):
+                mine.append((seq, e))
+            elif (
+                inbound
+                and e.type == "transfer"
+                and e.counterpart is not None
+                and owns(platform, e.counterpart, held)
+            ):
+                records += len(mine)
+                engine.numbered(mine)
+                mine = []
+                engine.inbound(e, seq)
+        records += len(mine)
+        engine.numbered(mine)
+    return records
+
+
+class _Known:
+    """Whose an account's events are (`Router.owns`), told once per account: the CRC-32
+    of an account that is not this worker's is not made again for each of its events."""
+
+    def __init__(self, router: Router, held: Accounts):
+        self.router, self.held = router, held
+        self.by_platform: dict[str, dict[str, bool]] = {}
+
+    def is_mine(self, platform: str, account: str) -> bool:
+        ids = self.by_platform.get(platform)
+        if ids is None:
+            ids = self.by_platform[platform] = {}
+        found = ids.get(account)
+        if found is None:
+            found = ids[account] = self.router.owns(platform, account, self.held)
+        return found
+
+
+def _owner_of(raw: bytes | None, line: int, router: Router, held) -> int:
+    """The worker a rejected line belongs to: its account's, where its platform and account
+    can be read, else the one its line number names."""
+    n = router.workers
+    if raw is not None:
+        try:
+            owner = _owner.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+            pass
+        else:
+            if router.owns(owner.platform, owner.account, held):
+                return router.me
+            return -1
+    return line % n
+
+
+def _line_part(
+    spec: PartSpec,
+    me: int,
+    engine: DutyAudit,
+    router: Router,
+    first: dict[tuple[str, str], Decimal],
+    rejects: _Rejects,
+) -> int:
+    """A gzip ledger read line by line: each line's platform and account read first."""
+    n, held = spec.workers, engine.accounts
+    inbound = engine.signals.coins.active
     records = 0
     shown = spec.ledger_name
     try:
@@ -182,8 +321,7 @@ def ledger_part(spec: PartSpec, me: int) -> PartResult:
     except UnreadableRest as exc:
         if me == 0:
             rejects.take(RecordReject(shown, exc.line, None, exc.reason))
-    rejects.flush()
-    return PartResult(engine.part(), records, rejects.count, rejects.shown, rejects.unstored)
+    return records
 
 
 def _inbound(engine: DutyAudit, raw: bytes, number: int) -> None:

@@ -62,7 +62,18 @@ class Breach:
 
     def take(self, value: Decimal | None, e: Any, combine: str = "max") -> None:
         """`see` a ledger event, made into a finding's event only if it is sampled."""
-        self._count(value, combine)
+        self.count += 1
+        self.combine = combine
+        if value is not None:
+            held = self.value
+            if held is None:
+                self.value = value
+            elif combine == "sum":
+                self.value = held + value
+            elif combine == "min":
+                self.value = min(held, value)
+            else:
+                self.value = max(held, value)
         if len(self.events) < SAMPLE:
             self.events.append(ledger_event(e))
             self.seqs.append(self.seq)
@@ -107,7 +118,7 @@ class Breach:
             platform=self.platform,
             subject=self.subject,
             jurisdiction=None,
-            **of_duty(d),
+            **duty_fields(d),
             duty=d.id,
             status=BREACHED,
             date=self.date,
@@ -120,8 +131,8 @@ class Breach:
             detail=self.text(),
             events=self.events,
             event_count=self.count,
-            accounts=sorted(self.accounts),
-            rooms=sorted(self.rooms),
+            accounts=sorted(self.accounts) if self.accounts else [],
+            rooms=sorted(self.rooms) if self.rooms else [],
         )
 
 
@@ -205,6 +216,19 @@ def indeterminate(duty: Duty, platform: str, missing: str, reason: str, n: int) 
         reason=reason,
         event_count=n,
     )
+
+
+_FIELDS: dict[int, tuple[Duty, dict[str, Any]]] = {}
+
+
+def duty_fields(duty: Duty) -> dict[str, Any]:
+    """`of_duty`, made once per row (a run makes a finding per breach, of a few rows)."""
+    held = _FIELDS.get(id(duty))
+    if held is None or held[0] is not duty:
+        if len(_FIELDS) > 4096:
+            _FIELDS.clear()
+        held = _FIELDS[id(duty)] = (duty, of_duty(duty))
+    return held[1]
 
 
 def of_duty(duty: Duty) -> dict[str, Any]:

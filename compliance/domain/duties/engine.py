@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from itertools import count
 from typing import Any
 
 from compliance.domain.duties import account_signals
@@ -258,13 +259,17 @@ class DutyAudit:
     def events(self, first: int, events: Iterable[LedgerEvent]) -> None:
         """Ledger events of consecutive places from `first` (a block of lines, as
         `event_blocks` reads them): `event` for each, its loop's look-ups made once."""
+        self.numbered(zip(count(first), events))
+
+    def numbered(self, events: Iterable[tuple[int, LedgerEvent]]) -> None:
+        """Ledger events with their places, in ledger order (a worker's own of a block)."""
         by_type = self._by_type
         if by_type is None:
             by_type = self._by_type = self._handlers()
         platforms, draws, collect = self.platforms, self.draws_seen, self.collect
         resale = self._resale
         beijing = self._beijing
-        for seq, e in enumerate(events, first):
+        for seq, e in events:
             platforms.add(e.platform)
             kind = e.type
             if kind == "draw":

@@ -28,12 +28,29 @@ ZERO = Decimal(0)
 Limit = tuple[Duty, int | Decimal, int | Decimal, Decimal, str]
 MinorRules = tuple[list[tuple[Duty, int | Decimal, str]], list[Limit], list[Limit]]
 MONTH_FORM: tuple[str, dict[str, Any]] = (PER_MONTH, {})
-_Rows = tuple[str, list[Duty], list[Duty], list[Duty], list[Duty], MinorRules, int, int]
+_Rows = tuple[str, list[Duty], list[Duty], list[Duty], list[Duty], dict[Any, Any], int, int]
 
 
 def _whole(age: Decimal) -> int | Decimal:
     """An age figure as an int where it is whole (compared with an int age, faster)."""
     return int(age) if age == age.to_integral_value() else age
+
+
+AgeRules = tuple[
+    list[tuple[Duty, str]], list[tuple[Duty, Decimal, str]], list[tuple[Duty, Decimal, str]], Any
+]
+
+
+def _of_age(rules: MinorRules, age: int) -> AgeRules:
+    """每岁适用: the minors' rows of a day that apply at `age` (a nil row below its age, a
+    capped row from its age_from to under its age_to), and the per-payment detail at it."""
+    nil, each, month = rules
+    return (
+        [(duty, boundary) for duty, below, boundary in nil if age < below],
+        [(duty, cap, boundary) for duty, low, high, cap, boundary in each if low <= age < high],
+        [(duty, cap, boundary) for duty, low, high, cap, boundary in month if low <= age < high],
+        (PER_PAYMENT, {"age": age}),
+    )
 
 
 def is_payment(e: LedgerEvent) -> bool:
@@ -57,7 +74,9 @@ class Payments:
         self.pending: dict[tuple[str, str], tuple[Duty, str, LedgerEvent, int]] = {}
         self.confirmed: set[tuple[str, str]] = set()
         self._days: dict[date, _Rows] = {}
-        self._subjects: dict[tuple[str, str], str] = {}
+        self._persons: dict[str, str] = {}  # person key → its subject, `person:…`
+        self._accounts: dict[str, str] = {}  # account id → `account:…`
+        self._ids = accounts.by_platform
         self._judged: set[str] = set()  # platforms marked checked for minor_payments
         self._confirming: set[str] = set()  # and for recharge_cap's confirmations
         self.on = {
@@ -101,10 +120,20 @@ class Payments:
         month, confirm, capped, guest, payer, minors, year, month_day = rows
         platform, collect = e.platform, self.collect
         if confirm:
-            self._confirmation(e, confirm, month)
+            if platform not in self._confirming:
+                self._confirming.add(platform)
+                collect.checked.add(("recharge_cap", platform))
+            key = (platform, e.id)
+            confirmed = self.confirmed
+            for duty in confirm:
+                if key in confirmed:
+                    confirmed.discard(key)
+                else:
+                    self.pending[key] = (duty, month, e, collect.seq)
         if capped and e.type == "recharge":
             self._cap(e, capped, month)
-        account = self.accounts.of(platform, e.account)
+        ids = self._ids.get(platform)
+        account = None if ids is None else ids.get(e.account)
         if platform not in self._judged:
             self._judged.add(platform)
             collect.checked.add(("minor_payments", platform))
@@ -143,10 +172,14 @@ class Payments:
             return
         age = year - birth.year - (month_day < birth.month * 100 + birth.day)  # age_on
         if age < 18:
-            self._minor(e, account, age, month, minors)
+            rules = minors.get(age)
+            if rules is None:
+                rules = minors[age] = _of_age(minors[None], age)
+            self._minor(e, account, month, rules)
 
-    def _rules(self, day: date) -> MinorRules:
-        """The minors' payment rows in force on a day, their figures read once."""
+    def _rules(self, day: date) -> dict[int | None, Any]:
+        """The minors' payment rows in force on a day, their figures read once (under None;
+        under an age, those that apply at that age, `_of_age`)."""
         book = self.book
         nil = [
             (d, _whole(d.figure("age")), f"no payment under {d.text('age')}")
@@ -156,7 +189,7 @@ class Payments:
             self._capped(day, "per_payment", "a payment"),
             self._capped(day, "per_month", "a month"),
         )
-        return nil, each, month
+        return {None: (nil, each, month)}
 
     def _capped(self, day: date, rule: str, per: str):
         """The rows of `rule` in force: each with its ages, its yuan and its boundary."""
@@ -172,35 +205,41 @@ class Payments:
             for d in self.book.in_force("minor_payments", rule, day)
         ]
 
-    def _minor(self, e: LedgerEvent, account: Holder, age: int, month: str, rules) -> None:
+    def _minor(self, e: LedgerEvent, account: Holder, month: str, rules: AgeRules) -> None:
+        """A minor's payment against the rows that apply at the payer's age (`_of_age`)."""
+        nil, each, monthly, form = rules
         assert e.yuan is not None
         person = account.person
-        whose = (
-            self._subject(person, "person:")
-            if person and not self.per_account
-            else self._subject(e.account, "account:")
-        )
+        if person and not self.per_account:
+            whose = self._persons.get(person)
+            if whose is None:
+                whose = self._persons[person] = "person:" + person
+        else:
+            whose = self._accounts.get(e.account)
+            if whose is None:
+                whose = self._accounts[e.account] = "account:" + e.account
         platform, yuan = e.platform, e.yuan
         key = (platform, whose, month)
-        total = self.months[key] = self.months.get(key, ZERO) + yuan
+        months = self.months
+        total = months[key] = months.get(key, ZERO) + yuan
+        if not (nil or each or monthly):
+            return
         collect = self.collect
-        nil, each, monthly = rules
-        for duty, below, boundary in nil:
-            if age < below:
-                b = collect.found(duty, platform, whose, month) or collect.breach(
-                    duty,
-                    platform,
-                    whose,
-                    month,
-                    metric="payments_yuan",
-                    boundary=boundary,
-                    cap=ZERO,
-                    account=e.account,
-                    person=person,
-                )
-                b.take(yuan, e, "sum")
-        for duty, low, high, cap, boundary in each:
-            if low <= age < high and yuan > cap:
+        for duty, boundary in nil:
+            b = collect.found(duty, platform, whose, month) or collect.breach(
+                duty,
+                platform,
+                whose,
+                month,
+                metric="payments_yuan",
+                boundary=boundary,
+                cap=ZERO,
+                account=e.account,
+                person=person,
+            )
+            b.take(yuan, e, "sum")
+        for duty, cap, boundary in each:
+            if yuan > cap:
                 b = collect.found(duty, platform, whose, month) or collect.breach(
                     duty,
                     platform,
@@ -213,12 +252,11 @@ class Payments:
                     person=person,
                 )
                 b.take(yuan, e)
-                form = b.form
-                if form is None or form[1]["age"] != age:
-                    b.form = (PER_PAYMENT, {"age": age})
-        for duty, low, high, cap, boundary in monthly:
+                if b.form is not form:
+                    b.form = form
+        for duty, cap, boundary in monthly:
             # a month's total only grows (every payment is above 0): once over, it stays
-            if not low <= age < high or total <= cap:
+            if total <= cap:
                 continue
             b = collect.found(duty, platform, whose, month) or collect.breach(
                 duty,
@@ -234,14 +272,6 @@ class Payments:
             b.take(None, e)
             b.value = total
             b.form = MONTH_FORM
-
-    def _subject(self, key: str, kind: str) -> str:
-        """`person:…` or `account:…`, made once per person or account that pays as a minor."""
-        subjects = self._subjects
-        found = subjects.get((kind, key))
-        if found is None:
-            found = subjects[(kind, key)] = kind + key
-        return found
 
     def _payer(self, e: LedgerEvent, account: Holder, rows: list[Duty], month: str) -> None:
         """Check 3: a payment whose payer's name digest differs from the account's."""
