@@ -3,9 +3,9 @@
 Each block of whole lines (logs/platform_reader.py, "the ledger in blocks") is first
 decoded at once into a small type (who, what kind) where each line is proven to hold
 one object; the worker picks the lines it wants, and only those are decoded in full,
-together, with the block tests of `_whole_block` (which hold for any set of whole
+together, with the block tests of `whole_block` (which hold for any set of whole
 lines), or line by line where a test fails, so that each line reads as the line
-path reads it. A block whose small decode fails is read in full (`_block`).
+path reads it. A block whose small decode fails is read in full (`checked_block`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import msgspec
 
 from compliance.logs.lines import MAX_LINE_BYTES
 from compliance.logs.platform_reader import (
-    _block,
-    _file_blocks,
-    _line_event,
-    _whole_block,
+    checked_block,
+    file_blocks,
+    line_event,
+    whole_block,
 )
 from compliance.logs.platform_records import LedgerEvent
 from compliance.logs.reader import Reject
@@ -43,7 +43,7 @@ def sifted_blocks(
     def read(shown: str, before: int, block: bytes) -> Iterator[Sifted]:
         return _sifted(shown, before, block, owners, choose)
 
-    return _file_blocks(path, name or path, max_line_bytes, read)
+    return file_blocks(path, name or path, max_line_bytes, read)
 
 
 def _sifted(
@@ -55,7 +55,7 @@ def _sifted(
 ) -> Iterator[Sifted]:
     got = _one_a_line(block, owners)
     if got is None:
-        for start, found in _block(shown, before, block):
+        for start, found in checked_block(shown, before, block):
             if isinstance(start, Reject):
                 yield start, cast(bytes, found)
             else:
@@ -72,18 +72,18 @@ def _sifted(
     last = len(pieces) - 1
     raws = [pieces[i] + b"\n" if ended or i < last else pieces[i] for i in picked]
     numbers = [before + 1 + i for i in picked]
-    whole = _whole_block(b"".join(raws))
+    whole = whole_block(b"".join(raws))
     if whole is not None:
         yield numbers, whole
         return
     for number, raw in zip(numbers, raws, strict=True):
-        item = _line_event(shown, number, raw)
+        item = line_event(shown, number, raw)
         yield (item, raw) if isinstance(item, Reject) else ([number], [item[1]])
 
 
 def _one_a_line(block: bytes, owners: msgspec.json.Decoder[Any]) -> list[Any] | None:
     """The block's lines decoded as `owners`' type, one a line, or None where a line cannot
-    be shown to hold exactly one object (as `_whole_block` shows it) or fails to decode."""
+    be shown to hold exactly one object (as `whole_block` shows it) or fails to decode."""
     crlf = b"\r" in block
     lines = block.count(b"\n")
     if not block.endswith(b"}\r\n" if crlf else b"}\n"):

@@ -158,12 +158,12 @@ def _events(
     """`decode_event` over a ledger's lines, one at a time (a range, gzip, a stream)."""
     try:
         for number, raw, _ in iter_lines_at(path, start, end, max_line_bytes):
-            yield _line_event(shown, number, raw)
+            yield line_event(shown, number, raw)
     except UnreadableRest as exc:
         yield RecordReject(shown, exc.line, None, exc.reason)
 
 
-def _line_event(
+def line_event(
     shown: str, number: int, raw: bytes | LongLine
 ) -> tuple[int, LedgerEvent] | RecordReject:
     """One ledger line, decoded and checked (`decode_event`, inlined), or its reject."""
@@ -203,7 +203,7 @@ def event_blocks(
 
     A plain file is read in blocks of whole lines (`BLOCK_BYTES`, never past the line
     limit), each decoded by msgspec at once and proven line for line what the line
-    path would read (`_whole_block`); a block that fails a test is halved, and a small
+    path would read (`whole_block`); a block that fails a test is halved, and a small
     one read line by line, so a reject is made as the line path makes it. Gzip,
     streams and lines longer than a block take the line path.
     """
@@ -212,7 +212,7 @@ def event_blocks(
         for item in _events(path, shown, 0, None, max_line_bytes):
             yield item if isinstance(item, Reject) else (item[0], [item[1]])
         return
-    for start, got in _file_blocks(path, shown, max_line_bytes):
+    for start, got in file_blocks(path, shown, max_line_bytes):
         if isinstance(start, Reject):
             yield start
         else:
@@ -224,18 +224,18 @@ def raw_blocks(
 ) -> Iterator[tuple[int, list[LedgerEvent]] | tuple[Reject, bytes | None]]:
     """`event_blocks` of a plain file (not gzip, not a stream), each reject with the bytes
     of its line (None for a line past the limit), so that a worker can tell whose it is."""
-    return _file_blocks(path, name or path, max_line_bytes)
+    return file_blocks(path, name or path, max_line_bytes)
 
 
-def _file_blocks(
+def file_blocks(
     path: str,
     shown: str,
     max_line_bytes: int,
     read: Callable[[str, int, bytes], Iterator] | None = None,
 ) -> Iterator[Any]:
-    """The blocks of a plain file read by `read` (`_block`: each decoded in full), a long
+    """The blocks of a plain file read by `read` (`checked_block`: each decoded in full), a long
     line's reject and a first line that was a byte-order mark alone as the line path's."""
-    read = read or _block
+    read = read or checked_block
     for before, block in _plain_blocks(path, max_line_bytes):
         if isinstance(block, LongLine):
             yield RecordReject(shown, before + 1, None, block.reason()), None
@@ -243,7 +243,7 @@ def _file_blocks(
         if before == 0 and block.startswith(BOM):
             block = block[len(BOM) :]
             if not block:  # as the line path: a first line that was a BOM alone
-                yield cast(RecordReject, _line_event(shown, 1, block)), block
+                yield cast(RecordReject, line_event(shown, 1, block)), block
                 continue
         yield from read(shown, before, block)
 
@@ -273,17 +273,17 @@ def _plain_blocks(path: str, limit: int) -> Iterator[tuple[int, bytes | LongLine
             buf = buf[cut:]
 
 
-def _block(
+def checked_block(
     shown: str, before: int, block: bytes
 ) -> Iterator[tuple[int, list[LedgerEvent]] | tuple[Reject, bytes]]:
-    events = _whole_block(block)
+    events = whole_block(block)
     if events is not None:
         yield before + 1, events
         return
     half = block.find(b"\n", len(block) // 2) + 1
     if len(block) > SMALL_BLOCK and 0 < half < len(block):
-        yield from _block(shown, before, block[:half])
-        yield from _block(shown, before + block.count(b"\n", 0, half), block[half:])
+        yield from checked_block(shown, before, block[:half])
+        yield from checked_block(shown, before + block.count(b"\n", 0, half), block[half:])
         return
     pieces = block.split(b"\n")
     last = pieces.pop()
@@ -292,11 +292,11 @@ def _block(
         lines.append(last)
     for number, raw in enumerate(lines, before + 1):
         if not raw.isspace():
-            item = _line_event(shown, number, raw)
+            item = line_event(shown, number, raw)
             yield (item, raw) if isinstance(item, Reject) else (number, [item[1]])
 
 
-def _whole_block(block: bytes) -> list[LedgerEvent] | None:
+def whole_block(block: bytes) -> list[LedgerEvent] | None:
     """A block's events where each line is proven to hold one event that the line path
     would accept as it is: None where that cannot be told at once.
 
