@@ -22,6 +22,7 @@ import jiter
 import msgspec
 
 from compliance.errors import DecodeError
+from compliance.logs.key_counts import keys_counted
 from compliance.logs.lines import (
     MAX_LINE_BYTES,
     LongLine,
@@ -89,7 +90,8 @@ def decode_session(raw: bytes, keys_proven: bool = False) -> Session:
     """Decode one line; raise DecodeError with a one-line reason. `keys_proven`: the line's
     keys are known distinct already (`distinct_keys.ChunkProofs`), so they are not checked again."""
     session: Session = typed_decode(_decoder, raw, "session")
-    twice = None if keys_proven else parsed_duplicate_key(raw)
+    proven = keys_proven or keys_counted(raw, session.game)
+    twice = None if proven else parsed_duplicate_key(raw)
     if twice is not None:
         raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
     if session.started_at.tzinfo is None:
