@@ -28,11 +28,12 @@ import decimal
 import enum
 import types
 from types import GenericAlias
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Protocol, Union, get_args, get_origin
 
 import msgspec
 import msgspec.structs
 
+from compliance.errors import ComplianceError
 from compliance.logs.records import Session
 
 _encode = msgspec.json.encode
@@ -139,31 +140,35 @@ def mirror_of(round_type: type) -> type:
     )
 
 
-_decoders: dict[str, msgspec.json.Decoder | None] = {}
+class Engines(Protocol):
+    """What finds a game's round record: `compliance.games.get_game`, given by the caller
+    (the engines import this package, so it cannot import them)."""
+
+    def __call__(self, code: str, /) -> Any: ...
 
 
-def _decoder(game: str) -> msgspec.json.Decoder | None:
-    if game not in _decoders:
-        from compliance.errors import ComplianceError
-        from compliance.games import get_game
+_decoders: dict[type, msgspec.json.Decoder | None] = {}
 
+
+def _decoder(game: str, engines: Engines) -> msgspec.json.Decoder | None:
+    try:
+        round_type = engines(game).spec.round_type
+    except ComplianceError:  # not a game: the line is refused later
+        return None
+    if round_type not in _decoders:
         try:
-            round_type = get_game(game).spec.round_type
-        except ComplianceError:  # not a game: the line is refused later, nothing to cache
-            return None
-        try:
-            _decoders[game] = msgspec.json.Decoder(mirror_of(round_type))
+            _decoders[round_type] = msgspec.json.Decoder(mirror_of(round_type))
         except NoMirror:
-            _decoders[game] = None
-    return _decoders[game]
+            _decoders[round_type] = None
+    return _decoders[round_type]
 
 
-def keys_counted(raw: bytes, game: str) -> bool:
-    """True: proven that no object of the line (whose `Session` decoded, of `game`) names a
-    key twice. False proves nothing."""
+def keys_counted(raw: bytes, session: Session, engines: Engines) -> bool:
+    """True: proven that no object of the line, decoded as `session`, names a key twice
+    (its rounds as `engines` says its game's are). False proves nothing."""
     if b"\\" in raw:
         return False
-    decoder = _decoder(game)
+    decoder = _decoder(session.game, engines)
     if decoder is None:
         return False
     try:
