@@ -9,13 +9,13 @@ own values (the header's as the bytes they were, a round's as decoded).
 The proof is a count of colons. Every key of the line is followed by a colon outside the
 strings, so the line has at least as many colons as keys, K, and its strings' colons on top.
 Without a backslash a string's bytes are what it decodes to, and a value written back adds
-no colon (only strings, numbers, booleans and null are allowed in a round's mirror; the
-header's values are copied as they were), so the mirror's encoding has D colons for its
+no colon (a round's leaves may only be strings, numbers, booleans, null, literals, enums
+and decimals; the header's values are copied as they were), so the mirror's encoding has D colons for its
 D distinct keys and at most the line's strings' colons. Equal counts therefore leave
 K = D: no object names a key twice. Unequal counts, a backslash, a line the mirror does
 not decode (not UTF-8, a round that is not its game's) or a game whose round type has no
-mirror (a field of `Any`, a union of records, a record read as an array) prove nothing,
-and the caller asks the exact check (`reader.duplicate_key`).
+mirror (a field of `Any`, a union of records, a record read as an array, a time in a round)
+prove nothing, and the caller asks the exact check (`reader.duplicate_key`).
 
 It is meant for a line whose header `Session` has already decoded: the header's scalar
 fields are read as raw bytes in the mirror, which is sound only because their types hold.
