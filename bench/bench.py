@@ -70,19 +70,19 @@ def make_log(path: str, sessions: int, seed: int = 11) -> int:
 
 
 def stage_decode(path):
-    for item in read_sessions(path):
+    for item in read_sessions(path, engines=get_game):
         decode_rounds(item.session.rounds, DouniuRound)
 
 
 def stage_settle(path):
     game = get_game("douniu")
-    for item in read_sessions(path):
+    for item in read_sessions(path, engines=get_game):
         game.tally_session(item.session, [p.id for p in item.session.players])
 
 
 def stage_metrics(path):
     game = get_game("douniu")
-    for item in read_sessions(path):
+    for item in read_sessions(path, engines=get_game):
         s = item.session
         summary = game.tally_session(s, [p.id for p in s.players])
         players = [player_metrics(pid, t, s.point_value) for pid, t in summary.players.items()]

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from compliance.streams import BOM
-
 MAX_DEPTH = 150  # deeper lines go to the exact check (whose decoder refuses past 200)
 MAX_SCAN = 16  # objects of up to so many keys are compared by shifts, larger ones by a sort
 _QUOTE, _COLON, _COMMA, _OPEN_BRACE = 0x22, 0x3A, 0x2C, 0x7B
@@ -113,31 +111,3 @@ def _utf8(raw: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-PROOF_CHUNK = 1 << 20  # bytes of whole lines whose keys are proven distinct in one pass
-
-
-class ChunkProofs:
-    """键名不重复 of a log held in memory, a megabyte of whole lines at a time: numpy's cost
-    per call is paid per chunk, not per line (docs/performance.md, "the common path, second
-    round"). A line is proven when its chunk is and no line before it in the chunk was
-    refused: the proof reads structure from quotes and brackets and holds only for lines a
-    decoder accepted, each read from its own start. Anything else is checked line by line."""
-
-    def __init__(self, data: bytes):
-        self.data, self.end, self.proven = data, 0, False
-
-    def line_at(self, offset: int) -> bool:
-        """Whether the line starting at `offset` (the next one read) is proven."""
-        if offset >= self.end:
-            data = self.data
-            end = data.find(b"\n", offset + PROOF_CHUNK)
-            self.end = len(data) if end < 0 else end + 1
-            start = offset + len(BOM) if offset == 0 and data.startswith(BOM) else offset
-            self.proven = keys_distinct(data[start : self.end])
-        return self.proven
-
-    def refused(self) -> None:
-        """A line of the chunk was refused: the rest of it is checked line by line."""
-        self.proven = False

@@ -16,12 +16,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jiter
 import msgspec
 
 from compliance.errors import DecodeError
+from compliance.logs.key_counts import Engines, keys_counted
 from compliance.logs.lines import (
     MAX_LINE_BYTES,
     LongLine,
@@ -30,9 +31,6 @@ from compliance.logs.lines import (
     lines_of,
 )
 from compliance.logs.records import ID_LENGTH, Session, SessionId
-
-if TYPE_CHECKING:
-    from compliance.logs.distinct_keys import ChunkProofs
 
 _decoder = msgspec.json.Decoder(Session)
 _id_decoder = msgspec.json.Decoder(SessionId)
@@ -85,11 +83,13 @@ def typed_decode(decoder: msgspec.json.Decoder, raw: bytes, what: str) -> Any:
         raise DecodeError(TOO_DEEP) from None
 
 
-def decode_session(raw: bytes, keys_proven: bool = False) -> Session:
-    """Decode one line; raise DecodeError with a one-line reason. `keys_proven`: the line's
-    keys are known distinct already (`distinct_keys.ChunkProofs`), so they are not checked again."""
+def decode_session(raw: bytes, engines: Engines | None = None) -> Session:
+    """Decode one line; raise DecodeError with a one-line reason. With `engines`
+    (`compliance.games.get_game`) its keys are proven distinct by counting them against its
+    game's round record (`key_counts`); what that leaves, `parsed_duplicate_key` checks."""
     session: Session = typed_decode(_decoder, raw, "session")
-    twice = None if keys_proven else parsed_duplicate_key(raw)
+    proven = engines is not None and keys_counted(raw, session, engines)
+    twice = None if proven else parsed_duplicate_key(raw)
     if twice is not None:
         raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
     if session.started_at.tzinfo is None:
@@ -151,9 +151,6 @@ def parsed_duplicate_key(raw: bytes) -> str | None:
     return duplicate_key(raw)
 
 
-CHUNK_PROOFS_FROM = 16 << 20  # bytes of a log of short lines: below, numpy's import outweighs
-
-
 def _named_twice(raw: bytes) -> str | None:
     objects: list[list[tuple[str, object]]] = []
     try:
@@ -193,31 +190,23 @@ def read_sessions(
     max_line_bytes: int = MAX_LINE_BYTES,
     name: str | None = None,
     keep_lines: bool = False,
+    engines: Engines | None = None,
 ) -> Iterator[Located | Reject]:
     """Every session of a file (or byte range), in order, or the reject it became;
     where the rest of a file cannot be read, one reject says from which line. Both
     name the file `name` where given (a stream spooled to a file keeps the name given).
-    `keep_lines`: each session carries its line's bytes."""
+    `keep_lines`: each session carries its line's bytes. `engines`: as `decode_session`."""
     lines = iter_lines_at(path, start, end, max_line_bytes)
-    yield from _sessions(lines, name or path, keep_lines)
+    yield from _sessions(lines, name or path, keep_lines, engines=engines)
 
 
-def sessions_in(data: bytes, name: str) -> Iterator[Located | Reject]:
+def sessions_in(
+    data: bytes, name: str, engines: Engines | None = None
+) -> Iterator[Located | Reject]:
     """Every session of a log already read into memory (plain bytes), as `read_sessions`
-    but without the lines' digests (such a log is settled, not stored), its keys proven
-    distinct a chunk of lines at a time (`distinct_keys.ChunkProofs`) when it is large."""
+    but without the lines' digests (such a log is settled, not stored)."""
     lines = lines_of(io.BytesIO(data), MAX_LINE_BYTES)
-    yield from _sessions(lines, name, digests=False, proofs=chunk_proofs(data))
-
-
-def chunk_proofs(data: bytes) -> ChunkProofs | None:
-    """Chunk proofs for a log that is large, or whose first line loads numpy anyway."""
-    first = data.find(b"\n")
-    if len(data) < CHUNK_PROOFS_FROM and (first if first >= 0 else len(data)) < NUMPY_PROOF_FROM:
-        return None
-    from compliance.logs.distinct_keys import ChunkProofs
-
-    return ChunkProofs(data)
+    yield from _sessions(lines, name, digests=False, engines=engines)
 
 
 def _sessions(
@@ -225,18 +214,15 @@ def _sessions(
     shown: str,
     keep_lines: bool = False,
     digests: bool = True,
-    proofs: ChunkProofs | None = None,
+    engines: Engines | None = None,
 ):
     try:
         for number, raw, offset in lines:
             if isinstance(raw, LongLine):
-                if proofs is not None:
-                    proofs.refused()
                 yield Reject(shown, number, None, raw.reason())
                 continue
             try:
-                proven = proofs is not None and proofs.line_at(offset)
-                session = decode_session(raw, proven)
+                session = decode_session(raw, engines)
                 if not digests:
                     yield Located(shown, number, session, offset)
                     continue
@@ -245,8 +231,6 @@ def _sessions(
                 kept = content if keep_lines else None
                 yield Located(shown, number, session, offset, digest, kept)
             except DecodeError as exc:
-                if proofs is not None:
-                    proofs.refused()
                 yield Reject(shown, number, guess_session_id(raw), str(exc))
     except UnreadableRest as exc:
         yield Reject(shown, exc.line, None, exc.reason)

@@ -233,7 +233,7 @@ class Auditor:
         name = self.names.get(path)
         keep = self.keep_lines or name is not None or is_stream(path)
         waiting: list[Located | Reject] = []
-        for item in read_sessions(path, start, end, self.max_line_bytes, name, keep):
+        for item in read_sessions(path, start, end, self.max_line_bytes, name, keep, get_game):
             waiting.append(item)
             if len(waiting) >= BATCH:
                 yield from self._batch(waiting)

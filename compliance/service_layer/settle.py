@@ -124,7 +124,7 @@ def sessions_to_settle(
                 raise GameNeededError("a round record (or a list of them) needs --game")
             return [session_of_rounds(game, preset, text.strip())]
     sessions = []
-    for item in sessions_in(data, str(path)):
+    for item in sessions_in(data, str(path), get_game):
         if isinstance(item, Reject):
             _check_utf8(data, path)
             raise DecodeError(item.describe())

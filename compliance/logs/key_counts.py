@@ -1,0 +1,178 @@
+"""键名计数: prove that no object of a session line names a key twice, by counting its keys.
+
+The line is decoded once more into a mirror of its types, `Session` and the game's round
+record, in which every field defaults to `msgspec.UNSET`: a field the line gives is set, one
+it leaves out is not, and a key named twice sets its field once. Written back by msgspec,
+the mirror has one `:` for each distinct key of each object, and after them only the line's
+own values (the header's as the bytes they were, a round's as decoded).
+
+The proof is a count of colons. Every key of the line is followed by a colon outside the
+strings, so the line has at least as many colons as keys, K, and its strings' colons on top.
+Without a backslash a string's bytes are what it decodes to, and a value written back adds
+no colon (a round's leaves may only be strings, numbers, booleans, null, literals, enums
+and decimals; the header's values are copied as they were), so the mirror's encoding has D colons for its
+D distinct keys and at most the line's strings' colons. Equal counts therefore leave
+K = D: no object names a key twice. Unequal counts, a backslash, a line the mirror does
+not decode (not UTF-8, a round that is not its game's) or a game whose round type has no
+mirror (a field of `Any`, a union of records, a record read as an array, a time in a round)
+prove nothing, and the caller asks the exact check (`reader.duplicate_key`).
+
+It is meant for a line whose header `Session` has already decoded: the header's scalar
+fields are read as raw bytes in the mirror, which is sound only because their types hold.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import enum
+import types
+from types import GenericAlias
+from typing import Annotated, Any, Literal, Protocol, Union, get_args, get_origin
+
+import msgspec
+import msgspec.structs
+
+from compliance.errors import ComplianceError
+from compliance.logs.records import Session
+
+_encode = msgspec.json.encode
+_SCALARS = (str, int, float, bool, type(None), decimal.Decimal)
+_HEADER_SCALARS = (*_SCALARS, datetime.datetime, datetime.date, datetime.time)
+_UNIONS = (Union, types.UnionType)
+
+
+class NoMirror(Exception):
+    """A type whose keys a mirror cannot count."""
+
+
+def _is_scalar(tp: Any, allowed: tuple[type, ...]) -> bool:
+    origin = get_origin(tp)
+    if origin is Annotated:
+        return _is_scalar(get_args(tp)[0], allowed)
+    if origin is Literal:
+        return all(isinstance(v, (str, int)) for v in get_args(tp))
+    if origin in _UNIONS:
+        return all(_is_scalar(arg, allowed) for arg in get_args(tp))
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return all(isinstance(m.value, (str, int)) for m in tp)
+    return tp in allowed
+
+
+class _Mirrors:
+    """Mirrors of one kind: header ones, whose scalar leaves stay raw bytes (their types were
+    decoded already), or round ones, whose leaves are decoded (checked, UTF-8 and all)."""
+
+    def __init__(self, raw_leaves: bool):
+        self.raw_leaves = raw_leaves
+        self.allowed = _HEADER_SCALARS if raw_leaves else _SCALARS
+        self.made: dict[type, type] = {}
+        self.making: set[type] = set()
+
+    def of(self, tp: Any) -> Any:
+        if _is_scalar(tp, self.allowed):
+            return msgspec.Raw if self.raw_leaves else _bare(tp)
+        origin = get_origin(tp)
+        if origin is Annotated:
+            return self.of(get_args(tp)[0])
+        if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+            return self.record(tp)
+        args = get_args(tp)
+        if origin in (list, set, frozenset) or (
+            origin is tuple and len(args) == 2 and args[1] is Ellipsis
+        ):
+            return _many(self.of(args[0]))
+        if origin is tuple and args:
+            return GenericAlias(tuple, tuple(self.of(arg) for arg in args))
+        if origin is dict:
+            return GenericAlias(dict, (_bare(args[0]), self.of(args[1])))
+        if origin in _UNIONS:
+            kept = [arg for arg in args if arg is not type(None)]
+            if len(kept) == 1:
+                return self.of(kept[0]) | None
+        raise NoMirror(repr(tp))
+
+    def record(self, tp: type) -> type:
+        if tp in self.made:
+            return self.made[tp]
+        config = tp.__struct_config__  # type: ignore[attr-defined]
+        if config.array_like or config.tag_field is not None or tp in self.making:
+            raise NoMirror(tp.__name__)
+        self.making.add(tp)
+        try:
+            fields = [
+                (f.encode_name, self.of(f.type) | msgspec.UnsetType, msgspec.UNSET)
+                for f in msgspec.structs.fields(tp)
+            ]
+        finally:
+            self.making.discard(tp)
+        made = msgspec.defstruct(
+            f"{tp.__name__}Keys", fields, kw_only=True, forbid_unknown_fields=True, gc=False
+        )
+        self.made[tp] = made
+        return made
+
+
+def _many(tp: Any) -> Any:
+    """A sequence of `tp` as a tuple: cheaper to decode than a list, which the collector tracks."""
+    return GenericAlias(tuple, (tp, ...))
+
+
+def _bare(tp: Any) -> Any:
+    """A leaf's type without its bounds (the real decode holds those)."""
+    if get_origin(tp) is Annotated:
+        return _bare(get_args(tp)[0])
+    if get_origin(tp) in _UNIONS:
+        return Union[tuple(_bare(arg) for arg in get_args(tp))]  # noqa: UP007
+    return tp
+
+
+def mirror_of(round_type: type) -> type:
+    """The mirror of a session line whose rounds are `round_type` records; NoMirror where
+    a type's keys cannot be counted."""
+    header, rounds = _Mirrors(raw_leaves=True), _Mirrors(raw_leaves=False)
+    fields = []
+    for f in msgspec.structs.fields(Session):
+        tp = _many(rounds.of(round_type)) if f.name == "rounds" else header.of(f.type)
+        fields.append((f.encode_name, tp | msgspec.UnsetType, msgspec.UNSET))
+    return msgspec.defstruct(
+        "SessionKeys", fields, kw_only=True, forbid_unknown_fields=True, gc=False
+    )
+
+
+class Engines(Protocol):
+    """What finds a game's round record: `compliance.games.get_game`, given by the caller
+    (the engines import this package, so it cannot import them)."""
+
+    def __call__(self, code: str, /) -> Any: ...
+
+
+_decoders: dict[type, msgspec.json.Decoder | None] = {}
+
+
+def _decoder(game: str, engines: Engines) -> msgspec.json.Decoder | None:
+    try:
+        round_type = engines(game).spec.round_type
+    except ComplianceError:  # not a game: the line is refused later
+        return None
+    if round_type not in _decoders:
+        try:
+            _decoders[round_type] = msgspec.json.Decoder(mirror_of(round_type))
+        except NoMirror:
+            _decoders[round_type] = None
+    return _decoders[round_type]
+
+
+def keys_counted(raw: bytes, session: Session, engines: Engines) -> bool:
+    """True: proven that no object of the line, decoded as `session`, names a key twice
+    (its rounds as `engines` says its game's are). False proves nothing."""
+    if b"\\" in raw:
+        return False
+    decoder = _decoder(session.game, engines)
+    if decoder is None:
+        return False
+    try:
+        mirror = decoder.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return False
+    return raw.count(b":") == _encode(mirror).count(b":")
