@@ -154,15 +154,17 @@ class Auditor:
     def players_of(
         self, s: Session, fallback: str | None, measured: dict[str, PlayerMetrics]
     ) -> list[AuditedPlayer]:
+        names, code = self.store_names, self.place(fallback)
         return [
             AuditedPlayer(
                 p.id,
-                p.name if self.store_names else "",
+                p.name if names else "",
                 p.jurisdiction or fallback,
                 p.kin_group,
                 measured.get(p.id),
-                jurisdiction_written=p.jurisdiction or s.jurisdiction,
-                jurisdiction_code=self.place(p.jurisdiction or fallback),
+                None,
+                p.jurisdiction or s.jurisdiction,
+                self.place(p.jurisdiction) if p.jurisdiction else code,
             )
             for p in s.players
         ]
