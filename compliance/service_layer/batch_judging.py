@@ -166,7 +166,7 @@ class BatchJudge:
         stakes, swings, losses, staked_, capitals = b.player
         people, group_of = b.people, b.group_of
         base = len(people)
-        measured: dict[str, PlayerMetrics] = {}
+        measured: list[PlayerMetrics] = []
         chosen: set[Group] = set()
         placed: list[Group | None] = [
             None,
@@ -218,17 +218,19 @@ class BatchJudge:
             scene += capital
             if net > 0:
                 won += net
-            measured[p.id] = PlayerMetrics(
-                p.id,
-                yuan[stake],
-                yuan[swing],
-                yuan[loss],
-                net_yuan,
-                yuan[staked],
-                yuan[capital],
-                t.rounds,
-                t.banker_rounds,
-                to_yuan(t.max_cap, pv) if t.max_cap is not None else None,
+            measured.append(
+                PlayerMetrics(
+                    p.id,
+                    yuan[stake],
+                    yuan[swing],
+                    yuan[loss],
+                    net_yuan,
+                    yuan[staked],
+                    yuan[capital],
+                    t.rounds,
+                    t.banker_rounds,
+                    to_yuan(t.max_cap, pv) if t.max_cap is not None else None,
+                )
             )
         if whole and (
             scene >= LIMIT
