@@ -385,9 +385,16 @@ class BatchJudge:
                     to_next = ahead_.texts[ahead_.bound - figure * ahead_.factor]
                 players, _, findings, first, _ = out[slot]
                 seat = row - bases[i]
-                mine = (ids.get(pid) or self._id(pid), value, margin, to_next)
                 findings[first + seat] = TemplatedFinding(
-                    (t.json, t.own, holes[i], mine),
+                    (
+                        t.json,
+                        t.own,
+                        holes[i],
+                        ids.get(pid) or self._id(pid),
+                        value,
+                        margin,
+                        to_next,
+                    ),
                     t.kind,
                     t.tier,
                     "player:" + pid,
