@@ -19,6 +19,7 @@ False and its players go to the reference path.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import numpy as np
 
@@ -35,6 +36,7 @@ MAX_LADDER = 3 * 10**9
 MAX_BOUND = 2**62
 MAX_FIGURE = 2**62
 NONE = -1
+EXTRAS = 6  # what else names a finding's template: kin (0, 1, 2) × 2 + public servant
 NO_BAND_TIER = 1  # Tier.BELOW_THRESHOLD, what a player no band holds is judged at
 OPS = (("min", np.greater_equal), ("above", np.greater), ("max", np.less_equal), ("below", np.less))
 
@@ -59,8 +61,11 @@ class Kernel:
         self.metrics = tuple(sorted(used))
         self.needs_wage = WAGE_METRIC in used
         self.tiers = np.array([int(b.tier) for b in plan.descending] + [NO_BAND_TIER], np.int64)
-        self.bounds: dict[Comparison, list[tuple[str, int]]] = {}
+        self.bounds: dict[Comparison, list[tuple[Any, int]]] = {}
         self.lowers: list[int] = []
+        self.width = 1 << max((len(band) for band in self.leaves), default=0)
+        self.span = len(plan.ladder) + 1
+        self.numbered = (len(self.leaves) + 1) * self.width * self.span * EXTRAS < MAX_FIGURE
         self.fast = all(m in SCALES for m in used) and self._compile()
 
     def _compile(self) -> bool:
@@ -74,7 +79,7 @@ class Kernel:
                     at = scaled(bound, leaf.metric)
                     if at is None or bound.as_tuple().exponent < -4:  # type: ignore[operator]
                         return False
-                    found.append((key, at))
+                    found.append((dict(OPS)[key], at))
                 self.bounds[leaf] = found
         for _, leaf in self.plan.ladder:
             lower = leaf.lower
@@ -105,14 +110,32 @@ class Kernel:
                 break
         return band, bits, self._next(self.tiers[band], columns, n)
 
+    def keys(self, band: np.ndarray, bits: np.ndarray, ahead: np.ndarray, extra: np.ndarray):
+        """Per player, a key naming what `judge` found and `extra` (below EXTRAS): one integer
+        where they fit in one, else a tuple; `key_of` gives them back."""
+        if not self.numbered:
+            return list(zip(*(a.tolist() for a in (band, bits, ahead, extra)), strict=True))
+        return (
+            (((band + 1) * self.width + bits) * self.span + ahead + 1) * EXTRAS + extra
+        ).tolist()
+
+    def key_of(self, key) -> tuple[int, int, int, int]:
+        """(band index or NONE, leaf bits, ladder index or NONE, extra) of a key from `keys`."""
+        if isinstance(key, tuple):
+            return key
+        rest, extra = divmod(key, EXTRAS)
+        rest, ahead = divmod(rest, self.span)
+        band, bits = divmod(rest, self.width)
+        return band - 1, bits, ahead - 1, extra
+
     def _held(self, clause: Clause, columns) -> tuple[np.ndarray, list]:
         """Where `clause` holds, and for each of its leaves where it is among those that
         make it hold (it holds, and so does every clause above it)."""
         if isinstance(clause, Comparison):
             values = columns[clause.metric]
             held = np.ones(len(values), bool)
-            for key, at in self.bounds[clause]:
-                held &= dict(OPS)[key](values, at)
+            for op, at in self.bounds[clause]:
+                held &= op(values, at)
             return held, [(clause, held)]
         assert isinstance(clause, Condition)
         found = [self._held(part, columns) for part in clause.parts]
@@ -140,8 +163,3 @@ class Kernel:
             best_gap[take] = gap[take]
             best_bound[take] = lower
         return best
-
-
-def column(values: list[int]) -> np.ndarray:
-    """A column of figures as int64; every one below MAX_FIGURE (checked by the caller)."""
-    return np.array(values, np.int64)

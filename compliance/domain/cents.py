@@ -14,6 +14,10 @@ from decimal import Decimal
 from compliance.domain.storable import MAX_YUAN
 
 NEG_ZERO = Decimal("-0.00")
+ZERO = Decimal(0)
+LIMIT = MAX_YUAN * 100
+"""The cents no stored money figure reaches (`storable.check_figures`)."""
+MAX_KEPT = 1 << 16
 
 
 def cents(points: int, scale: tuple[int, int]) -> int:
@@ -52,6 +56,14 @@ def within_bounds(summary, scale: tuple[int, int], fixed: int) -> bool:
     return all(abs(x * numerator) < most for x in (total, summary.rake, fixed, won))
 
 
-def yuan(at: int, points: int) -> Decimal:
-    """The `Decimal` of `at` cents, as `to_yuan` gives it (−0.00 for a small loss)."""
-    return NEG_ZERO if at == 0 and points < 0 else Decimal(at).scaleb(-2)
+class Yuan(dict):
+    """Cents → their `Decimal` in yuan (`Decimal(at).scaleb(-2)`), kept for the values met
+    most (at most MAX_KEPT): a batch's figures repeat (stakes, buy-ins, round results)."""
+
+    __slots__ = ()
+
+    def __missing__(self, at: int) -> Decimal:
+        if len(self) >= MAX_KEPT:
+            self.clear()
+        found = self[at] = Decimal(at).scaleb(-2)
+        return found

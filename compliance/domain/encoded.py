@@ -85,7 +85,7 @@ class EncodedFinding:
 class TemplatedFinding(EncodedFinding):
     """模板结论: a finding written from its band's template. It keeps the template's two
     `%`-formats, its session's holes (shared by the session's findings) and its own
-    (`mine`: the player's id and three figures); its JSON and the text its row stores
+    (the player's id and three figures), in one tuple; its JSON and the text its row stores
     (`own`) are written when first asked for, so what waits to be stored is small and a
     stored run without JSON output never writes the JSON. `line`: the values of its
     line (None for an indeterminate one); `jurisdiction`: the template's, which its row
@@ -107,7 +107,7 @@ class TemplatedFinding(EncodedFinding):
         self.subject, self.line, self.jurisdiction = subject, line, jurisdiction
 
     def _holes(self) -> dict[str, str]:
-        _, _, session, (pid, value, margin, to_next) = self._form
+        _, _, session, pid, value, margin, to_next = self._form
         return {**session, "I": pid, "v": value, "m": margin, "n": to_next}
 
     def to_json(self) -> bytes:
@@ -139,6 +139,6 @@ class TemplatedFinding(EncodedFinding):
 
 def _templated(json: bytes, own: str, kind, tier, subject, line, where) -> TemplatedFinding:
     """A templated finding unpickled, its texts written."""
-    found = TemplatedFinding(("", "", {}, ("", "", "", "")), kind, tier, subject, line, where)
+    found = TemplatedFinding(("", "", {}, "", "", "", ""), kind, tier, subject, line, where)
     found._json, found._own = json, own
     return found

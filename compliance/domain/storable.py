@@ -73,6 +73,8 @@ def check_times(**times: datetime | None) -> None:
 
 def check_texts(session: AuditedSession) -> None:
     """文字: no stored text of the session holds a NUL character."""
+    if not has_nul(session):
+        return
     texts = [
         ("platform", session.platform),
         ("session_id", session.session_id),
@@ -92,6 +94,23 @@ def check_texts(session: AuditedSession) -> None:
         ]
     texts += [(f"a finding's subject {f.subject!r}", f.subject) for f in session.findings]
     _no_nul(texts)
+
+
+def has_nul(session: AuditedSession) -> bool:
+    """Whether any text `check_texts` names holds a NUL (the names are made only then)."""
+    texts = [
+        session.platform or "",
+        session.session_id or "",
+        session.game or "",
+        session.room_id or "",
+        session.owner_id or "",
+        session.jurisdiction or "",
+        session.venue or "",
+    ]
+    for p in session.players:
+        texts += (p.id or "", p.name or "", p.jurisdiction or "", p.kin_group or "")
+    texts += [f.subject or "" for f in session.findings]
+    return NUL in "".join(texts)
 
 
 def _no_nul(texts: Iterable[tuple[str, str | None]]) -> None:

@@ -12,7 +12,7 @@ the integers they were judged on.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from compliance.domain.band_kernel import SCALES, SHOWN_EXPONENTS, Kernel
@@ -48,16 +48,42 @@ def cut(text: str) -> str:
     return "".join(out)
 
 
+class Texts(dict):
+    """Coefficients → `fixed(coefficient, exponent)`, kept for the ones met most (at most
+    MAX_TEXTS): writing a number costs ten times finding it written."""
+
+    __slots__ = ("exponent",)
+
+    def __init__(self, exponent: int):
+        super().__init__()
+        self.exponent = exponent
+
+    def __missing__(self, coefficient: int) -> str:
+        if len(self) >= MAX_TEXTS:
+            self.clear()
+        text = self[coefficient] = fixed(coefficient, self.exponent)
+        return text
+
+
+MAX_TEXTS = 1 << 16
+TEXTS = {exponent: Texts(exponent) for exponent in range(-5, 1)}
+
+
 @dataclass(frozen=True, slots=True)
 class Figure:
     """How one hole's figure is written: its column, the divisor from the column's scale
-    to the shown exponent, and for a margin the bound at that exponent."""
+    to the shown exponent, and for a margin the bound at that exponent. The filler reads
+    `texts[…]` at `shown`'s, `above`'s or `below`'s coefficient, which they write."""
 
     metric: str
     divisor: int
     exponent: int
     bound: int = 0
     factor: int = 1
+    texts: Texts = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "texts", TEXTS[self.exponent])
 
     def shown(self, at: int) -> str:
         return fixed(at // self.divisor, self.exponent)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -109,13 +109,13 @@ class Auditor:
         """参照判定: the settled session measured and classified player by player."""
         item, summary, fixed = settled.item, settled.summary, settled.fixed
         s = item.session
-        measured: dict[str, PlayerMetrics] = {}
+        measured: list[PlayerMetrics] | None = None
         session_figures = None
         if s.point_value is not None:
             check_figures(summary, s.point_value, fixed)
-            for p in s.players:
-                measured[p.id] = player_metrics(p.id, summary.players[p.id], s.point_value)
-            session_figures = session_metrics(summary, list(measured.values()), s.point_value)
+            pv = s.point_value
+            measured = [player_metrics(p.id, summary.players[p.id], pv) for p in s.players]
+            session_figures = session_metrics(summary, measured, pv)
         fallback = s.jurisdiction or self.default_jurisdiction
         venue = venue_of(s, self.classifier.options.venue)
         players = self.players_of(s, fallback, measured)
@@ -152,19 +152,25 @@ class Auditor:
         return self.session_of(settled, venue, players, session_figures, findings)
 
     def players_of(
-        self, s: Session, fallback: str | None, measured: dict[str, PlayerMetrics]
+        self, s: Session, fallback: str | None, measured: list[PlayerMetrics] | None
     ) -> list[AuditedPlayer]:
+        """The session's players as stored, with their figures (`measured`, seat by seat)."""
+        names, code = self.store_names, self.place(fallback)
+        figures: Sequence[PlayerMetrics | None] = (
+            measured if measured is not None else [None] * len(s.players)
+        )
         return [
             AuditedPlayer(
                 p.id,
-                p.name if self.store_names else "",
+                p.name if names else "",
                 p.jurisdiction or fallback,
                 p.kin_group,
-                measured.get(p.id),
-                jurisdiction_written=p.jurisdiction or s.jurisdiction,
-                jurisdiction_code=self.place(p.jurisdiction or fallback),
+                metrics,
+                None,
+                p.jurisdiction or s.jurisdiction,
+                self.place(p.jurisdiction) if p.jurisdiction else code,
             )
-            for p in s.players
+            for p, metrics in zip(s.players, figures, strict=True)
         ]
 
     def session_of(
