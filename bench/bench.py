@@ -54,7 +54,6 @@ from compliance.games.douniu import DouniuRound
 from compliance.logs.reader import read_sessions
 from compliance.service_layer import audit as services
 from compliance.service_layer import seeding
-from compliance.service_layer.judging import few_collections
 from compliance.service_layer.simulate import SimulationSpec, write_log
 
 
@@ -275,8 +274,7 @@ def stages(args) -> dict:
             ("classify (judged)", lambda: stage_classify(path, auditor)),
         ]
         for name, fn in stages:
-            with few_collections():  # the collector's settings of an audit, so stages add up to it
-                t = best_of(args.runs, fn)
+            t = best_of(args.runs, fn)
             results[name.split()[0]] = rounds / t.cpu
             print(stage_line(name, rounds, t))
         judged = rounds / results["classify"]
