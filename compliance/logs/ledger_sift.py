@@ -20,6 +20,7 @@ from compliance.logs.platform_reader import (
     checked_block,
     file_blocks,
     line_event,
+    objects_a_line,
     whole_block,
 )
 from compliance.logs.platform_records import LedgerEvent
@@ -53,7 +54,7 @@ def _sifted(
     owners: msgspec.json.Decoder[Any],
     choose: Callable[[list[Any]], list[int]],
 ) -> Iterator[Sifted]:
-    got = _one_a_line(block, owners)
+    got = objects_a_line(block, owners)
     if got is None:
         for start, found in checked_block(shown, before, block):
             if isinstance(start, Reject):
@@ -79,23 +80,3 @@ def _sifted(
     for number, raw in zip(numbers, raws, strict=True):
         item = line_event(shown, number, raw)
         yield (item, raw) if isinstance(item, Reject) else ([number], [item[1]])
-
-
-def _one_a_line(block: bytes, owners: msgspec.json.Decoder[Any]) -> list[Any] | None:
-    """The block's lines decoded as `owners`' type, one a line, or None where a line cannot
-    be shown to hold exactly one object (as `whole_block` shows it) or fails to decode."""
-    crlf = b"\r" in block
-    lines = block.count(b"\n")
-    if not block.endswith(b"}\r\n" if crlf else b"}\n"):
-        if block.endswith(b"\n") or not block.endswith(b"}"):
-            return None
-        lines += 1
-    if not block.startswith(b"{"):
-        return None
-    if block.count(b"}\r\n{" if crlf else b"}\n{") != lines - 1:
-        return None
-    try:
-        got = owners.decode_lines(block)
-    except (msgspec.DecodeError, RecursionError):
-        return None
-    return got if len(got) == lines else None

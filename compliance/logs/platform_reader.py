@@ -296,6 +296,27 @@ def checked_block(
             yield (item, raw) if isinstance(item, Reject) else (number, [item[1]])
 
 
+def objects_a_line(block: bytes, decoder: msgspec.json.Decoder[Any]) -> list[Any] | None:
+    """一行一个: the block's lines decoded by `decoder`, one object a line, or None where a
+    line cannot be shown to hold exactly one (every newline between a `}` and a `{`) or the
+    block does not decode."""
+    crlf = b"\r" in block
+    lines = block.count(b"\n")
+    if not block.endswith(b"}\r\n" if crlf else b"}\n"):
+        if block.endswith(b"\n") or not block.endswith(b"}"):
+            return None
+        lines += 1
+    if not block.startswith(b"{"):
+        return None
+    if block.count(b"}\r\n{" if crlf else b"}\n{") != lines - 1:
+        return None
+    try:
+        got = decoder.decode_lines(block)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return got if len(got) == lines else None
+
+
 def whole_block(block: bytes) -> list[LedgerEvent] | None:
     """A block's events where each line is proven to hold one event that the line path
     would accept as it is: None where that cannot be told at once.
@@ -308,23 +329,12 @@ def whole_block(block: bytes) -> list[LedgerEvent] | None:
     values, so the sums are equal only where every line's are); the time zone and the
     yuan are tested as `decode_event` tests them.
     """
-    crlf = b"\r" in block
-    tail = b"}\r\n" if crlf else b"}\n"
-    lines = block.count(b"\n")
-    if not block.endswith(tail):
-        if block.endswith(b"\n") or not block.endswith(b"}"):
-            return None
-        lines += 1
-    if not block.startswith(b"{") or b"\\" in block:
+    if b"\\" in block:
         return None
-    if block.count(b"}\r\n{" if crlf else b"}\n{") != lines - 1:
+    events = objects_a_line(block, _LEDGER)
+    if events is None:
         return None
-    try:
-        events = _LEDGER.decode_lines(block)
-    except (msgspec.DecodeError, RecursionError):
-        return None
-    if len(events) != lines:
-        return None
+    lines = len(events)
     nones = list(chain.from_iterable(map(msgspec.structs.astuple, events))).count(None)
     if block.translate(None, _WHITE).count(b'":') != _FIELDS * lines - nones:
         return None

@@ -15,7 +15,7 @@ from typing import Any
 
 from compliance.domain.duties.accounts import Accounts, Holder
 from compliance.domain.duties.calendar import month_of
-from compliance.domain.duties.collect import Collector
+from compliance.domain.duties.collect import Breach, Collector
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.logs.platform_records import LedgerEvent, RechargeCap
 
@@ -225,32 +225,26 @@ class Payments:
         if not (nil or each or monthly):
             return
         collect = self.collect
-        for duty, boundary in nil:
-            b = collect.found(duty, platform, whose, month) or collect.breach(
+
+        def breach(duty: Duty, metric: str, boundary: str, cap: Decimal) -> Breach:
+            return collect.found(duty, platform, whose, month) or collect.breach(
                 duty,
                 platform,
                 whose,
                 month,
-                metric="payments_yuan",
+                metric=metric,
                 boundary=boundary,
-                cap=ZERO,
+                cap=cap,
                 account=e.account,
                 person=person,
             )
+
+        for duty, boundary in nil:
+            b = breach(duty, "payments_yuan", boundary, ZERO)
             b.take(yuan, e, "sum")
         for duty, cap, boundary in each:
             if yuan > cap:
-                b = collect.found(duty, platform, whose, month) or collect.breach(
-                    duty,
-                    platform,
-                    whose,
-                    month,
-                    metric="payment_yuan",
-                    boundary=boundary,
-                    cap=cap,
-                    account=e.account,
-                    person=person,
-                )
+                b = breach(duty, "payment_yuan", boundary, cap)
                 b.take(yuan, e)
                 if b.form is not form:
                     b.form = form
@@ -258,17 +252,7 @@ class Payments:
             # a month's total only grows (every payment is above 0): once over, it stays
             if total <= cap:
                 continue
-            b = collect.found(duty, platform, whose, month) or collect.breach(
-                duty,
-                platform,
-                whose,
-                month,
-                metric="month_yuan",
-                boundary=boundary,
-                cap=cap,
-                account=e.account,
-                person=person,
-            )
+            b = breach(duty, "month_yuan", boundary, cap)
             b.take(None, e)
             b.value = total
             b.form = MONTH_FORM
