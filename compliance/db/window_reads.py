@@ -20,6 +20,7 @@ from sqlalchemy import (
     literal,
     null,
     select,
+    text,
     true,
     type_coerce,
     union_all,
@@ -27,7 +28,7 @@ from sqlalchemy import (
 
 from compliance.db import window_spans
 from compliance.db.models import table_of
-from compliance.db.window_models import WindowDayRow, WindowLastSeenRow
+from compliance.db.window_models import NOT_A_PLAYER, WindowDayRow, WindowLastSeenRow
 from compliance.db.window_sessions import people_by_day
 from compliance.domain.ledger import Ledger
 
@@ -128,7 +129,7 @@ def window_counts(
     """Each book's sessions by place and by venue over the whole window read."""
     for book in books.values():
         book.places, book.venues = {}, {}
-    where = and_(DAYS.c.kind == kind, DAYS.c.platform.in_(platforms), *bounds)
+    where = and_(DAYS.c.kind == kind, text(NOT_A_PLAYER), DAYS.c.platform.in_(platforms), *bounds)
     for chunk in chunks(list(books)):
         for platform, subject, place, venue, n in conn.execute(
             select(
@@ -157,26 +158,65 @@ def participants(
     later: dict[Key, Ledger],
     read_from: date | None,
     span: ColumnElement[bool],
+    cuts: dict[date, list[date]] | None = None,
 ) -> None:
     """Each book's participants: from `window_last_seen` where none of the subject's stored
-    sessions is later than the book's end (`whole`), else who played on each day."""
+    sessions is later than the book's end (`whole`), else who played on each day. With `cuts`
+    (each end's, window_spans.py), `window_last_seen` is read a row per run of days."""
     for book in whole.values():
         book.last_seen = {}
     where = and_(LAST_SEEN.c.kind == kind, LAST_SEEN.c.platform.in_(names))
     if read_from is not None:
         where = and_(where, LAST_SEEN.c.day >= read_from)
-    for chunk in chunks(list(whole)):
-        for platform, subject, day, n in conn.execute(
-            select(
-                LAST_SEEN.c.platform, LAST_SEEN.c.subject, LAST_SEEN.c.day, LAST_SEEN.c.people
-            ).where(where, LAST_SEEN.c.subject.in_(chunk or []))
-        ).all():
-            mine = whole.get((platform, subject))
-            if mine is not None and mine.last_seen is not None:
-                mine.last_seen[day] = n
+    if cuts is None:
+        for chunk in chunks(list(whole)):
+            for platform, subject, day, n in conn.execute(
+                select(
+                    LAST_SEEN.c.platform, LAST_SEEN.c.subject, LAST_SEEN.c.day, LAST_SEEN.c.people
+                ).where(where, LAST_SEEN.c.subject.in_(chunk or []))
+            ).all():
+                mine = whole.get((platform, subject))
+                if mine is not None and mine.last_seen is not None:
+                    mine.last_seen[day] = n
+    else:
+        for end, keys in window_spans.by_end({k: b.end for k, b in whole.items()}, whole).items():
+            _seen_in_runs(conn, where, {k: whole[k] for k in keys}, end, cuts[end])
     if later:
         for key, people in people_by_day(conn, kind, list(later), span).items():
             later[key].people = people
+
+
+def _seen_in_runs(
+    conn: Connection,
+    where: ColumnElement[bool],
+    books: dict[Key, Ledger],
+    end: date,
+    cuts: list[date],
+) -> None:
+    """The last-seen counts of books ending on `end`, summed per run of days between the cuts,
+    each under its first day with a count (days left at 0 are not read: a run begins on a day
+    someone was last seen, one of the subject's days), its last day in `seen_until`."""
+    columns = (
+        LAST_SEEN.c.platform,
+        LAST_SEEN.c.subject,
+        func.min(LAST_SEEN.c.day),
+        type_coerce(func.sum(LAST_SEEN.c.people), BigInteger),
+        func.max(LAST_SEEN.c.day),
+    )
+    keys = (LAST_SEEN.c.platform, LAST_SEEN.c.subject)
+    parts = [
+        select(*columns).where(run, LAST_SEEN.c.people > 0).group_by(*keys)
+        for run in window_spans.runs(LAST_SEEN.c.day, cuts)
+    ]
+    for chunk in chunks(list(books)):
+        mine = LAST_SEEN.c.subject.in_(chunk or [])
+        for platform, subject, first, n, last in driver_rows(
+            conn, union_all(*(q.where(where, mine) for q in parts))
+        ):
+            book = books.get((platform, subject))
+            if book is not None and book.last_seen is not None and book.end == end:
+                book.last_seen[first] = n
+                book.seen_until[first] = last
 
 
 def last_days(

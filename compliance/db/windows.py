@@ -156,7 +156,7 @@ def _kind_ledgers(
             if (book := books.get((row[0], row[1]))) is not None and book.end == day
         )
         for book in books.values():
-            book.refill = _refill(conn, kind, names, bounds)
+            book.refill = _refill(conn, kind, names, bounds, read_from)
     last_stored = _fill(books, rows, kind, given is None, read_from)
     if end is None and given is None:
         for key, book in books.items():
@@ -177,7 +177,9 @@ def _kind_ledgers(
             book.refill = None
         if later:
             _fill(later, window_reads.day_rows(conn, kind, names, bounds, list(later)), kind)
-        window_reads.participants(conn, kind, names, whole, later, read_from, and_(*span))
+        window_reads.participants(
+            conn, kind, names, whole, later, read_from, and_(*span), cuts or None
+        )
     return list(kept.values())
 
 
@@ -186,10 +188,10 @@ def _refill(
     kind: str,
     names: list[str],
     bounds: list[ColumnElement[bool]],
+    read_from: date | None,
 ):
-    """What a ledger read in runs of days calls for its days one by one (a window that
-    begins inside a run: none of its rules' windows does); its last-seen counts are read a
-    day a row already."""
+    """What a ledger read in runs of days calls for its days, and its last-seen counts, one
+    by one (a window that begins inside a run: none of its rules' windows does)."""
 
     def refill(book: Ledger) -> None:
         key = {(book.platform, book.id): book}
@@ -197,6 +199,9 @@ def _refill(
         _fill(
             key, window_reads.day_rows(conn, kind, names, bounds, list(key), kind != "player"), kind
         )
+        if book.last_seen is not None:
+            book.seen_until = {}
+            window_reads.participants(conn, kind, names, key, {}, read_from, true())
 
     return refill
 

@@ -13,7 +13,8 @@ window that does begin inside one, the ledger reads its days again (`refill`).
 A room owner's or platform's participants are distinct persons: `people`
 holds who played on each day, or, where no stored session of the subject is
 later than `end`, `last_seen` how many persons were last seen on each day
-(those seen from a window's first day on are those last seen in it).
+(those seen from a window's first day on are those last seen in it), or on
+each run of days from its first (`seen_until` its last), as the entries are.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class Ledger:
     entries: list[Entry] = field(default_factory=list)
     people: dict[date, set[str]] = field(default_factory=dict)
     last_seen: dict[date, int] | None = None
+    seen_until: dict[date, date] = field(default_factory=dict)  # a last_seen key's run of days
     places: dict[str, int] | None = None  # the whole window read, where entries carry none
     venues: dict[str, int] | None = None
     priors: tuple[date, ...] = ()
@@ -117,10 +119,11 @@ class Ledger:
 
     def _cuts_a_run(self, lo: date | None) -> bool:
         """Whether the window from `lo` to `end` begins or ends inside an entry's run of days."""
+        runs = [(e.day, e.last) for e in self.entries if e.last is not None]
+        runs += self.seen_until.items()
         return any(
-            e.last is not None
-            and ((lo is not None and e.day < lo <= e.last) or e.day <= self.end < e.last)
-            for e in self.entries
+            (lo is not None and first < lo <= last) or first <= self.end < last
+            for first, last in runs
         )
 
 
