@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime
 from decimal import Context, Decimal
 from typing import Any
 
+import msgspec
 from sqlalchemy import (
     ColumnElement,
     Connection,
@@ -182,21 +183,59 @@ def content_digest(values: dict[str, Any]) -> str:
 
 
 AS_IS = {str, int, type(None)}
+MAX_KEPT = 1 << 16
+_encode = msgspec.json.Encoder().encode  # the same text as trail.ENCODER's (a test holds it)
+
+
+class Canonicals(dict):
+    """A money column's values → their canonical form, kept for those met most (a batch's
+    figures repeat, and a `Decimal` keeps its hash). Zero is not kept: 0 and −0 are equal
+    keys with different forms."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+
+    def __missing__(self, value: Any) -> Any:
+        found = canonical_value(self.name, value)
+        if value and value.is_finite():
+            if len(self) >= MAX_KEPT:
+                self.clear()
+            self[value] = found
+        return found
+
+
+CANONICALS = {name: Canonicals(name) for name in SCALES}
 
 
 def stamped(columns: tuple[str, ...], rows: list[tuple]) -> list[tuple]:
     """Session rows (values in `columns` order, before storing) with their content digest
     added as a last value: made in Python, so that both databases store the same one.
     The text is `content_digest`'s, its keys put in their order once."""
-    plan = [(name, columns.index(name)) for name in sorted(CONTENT_NAMES)]
-    encode, sha = trail.ENCODER.encode, hashlib.sha256
+    plan = [(name, columns.index(name), CANONICALS.get(name)) for name in sorted(CONTENT_NAMES)]
+    sha = hashlib.sha256
     out = []
     for row in rows:
         content = {}
-        for name, i in plan:
+        for name, i, kept in plan:
             value = row[i]
-            content[name] = value if type(value) in AS_IS else canonical_value(name, value)
-        out.append((*row, sha(encode(content).encode()).hexdigest()))
+            kind = type(value)
+            if kind in AS_IS:
+                content[name] = value
+            elif kind is Decimal and kept is not None:
+                try:
+                    content[name] = kept[value]
+                except TypeError:  # a signalling NaN has no hash
+                    content[name] = canonical_value(name, value)
+            elif kind is date:
+                content[name] = value.isoformat()
+            elif kind is list and all(type(v) is str for v in value):
+                content[name] = value
+            else:
+                content[name] = canonical_value(name, value)
+        out.append((*row, sha(_encode(content)).hexdigest()))
     return out
 
 

@@ -28,6 +28,7 @@ from compliance.db.session_rows import (
     FINDING_COLUMNS,
     PLAYER_COLUMNS,
     SESSION_COLUMNS,
+    Floats,
     finding_values,
     player_values,
     same,
@@ -61,6 +62,7 @@ class SqlRunsRepository:
         self.conn = conn
         self.lines = lines
         self.run_files = run_files
+        self.floats = Floats()
 
     def start(self, files: list[str], as_of: date | None, options: dict[str, Any]) -> int:
         result = self.conn.execute(
@@ -104,7 +106,7 @@ class SqlRunsRepository:
                 earlier.source_file, earlier.source_line
             ):
                 by_key[s.key] = s
-        money = float if self.conn.dialect.name == "sqlite" else same
+        money = self.floats.__getitem__ if self.conn.dialect.name == "sqlite" else same
         keys = list(by_key)
         sessions = digests.stamped(
             SESSION_COLUMNS, [session_values(run_id, by_key[k]) for k in keys]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from compliance.db.finding_rows import LineIds, stored
 from compliance.domain.audited import AuditedSession
+from compliance.domain.encoded import TemplatedFinding
 
 SESSION_COLUMNS = (
     "platform",
@@ -99,12 +100,34 @@ def same(value):
     return value
 
 
+class Floats(dict):
+    """Money as SQLite's driver takes it (a float), kept for the values met most: a batch's
+    figures repeat, and a `Decimal` keeps its hash. Zero is not kept: 0 and −0 are equal
+    keys with different floats."""
+
+    def __missing__(self, value):
+        found = float(value)
+        if value:
+            if len(self) >= MAX_FLOATS:
+                self.clear()
+            self[value] = found
+        return found
+
+
+MAX_FLOATS = 1 << 16
+EMPTY_FIGURES = (None, None, None, None, None, None, 0, 0, None)
+
+
 def player_values(s: AuditedSession, money=same) -> list[tuple]:
+    platform, session_id = s.platform, s.session_id
     rows = []
     for p in s.players:
         m = p.metrics
-        figures = (
-            (
+        if m is None:
+            figures = EMPTY_FIGURES
+        else:
+            cap = m.table_cap
+            figures = (
                 money(m.single_stake),
                 money(m.round_win_loss),
                 money(m.session_win_loss),
@@ -113,18 +136,15 @@ def player_values(s: AuditedSession, money=same) -> list[tuple]:
                 money(m.capital),
                 m.rounds,
                 m.banker_rounds,
-                money(m.table_cap) if m.table_cap is not None else None,
+                None if cap is None else money(cap),
             )
-            if m
-            else (None, None, None, None, None, None, 0, 0, None)
-        )
         rows.append(
             (
-                s.platform,
-                s.session_id,
+                platform,
+                session_id,
                 p.id,
                 p.name,
-                p.stored_jurisdiction,
+                p.jurisdiction_code or p.jurisdiction,
                 p.kin_group,
                 *figures,
                 p.tier,
@@ -137,19 +157,36 @@ def player_values(s: AuditedSession, money=same) -> list[tuple]:
 def finding_values(run_id: int, s: AuditedSession, lines: LineIds) -> list[tuple]:
     """Finding rows; a threshold finding's line texts go to `finding_lines`, named by id."""
     rows = []
+    platform, session_id = s.platform, s.session_id
     for f in s.findings:
-        line, text = stored(f, lines)
+        if type(f) is TemplatedFinding:
+            line = f.line
+            rows.append(
+                (
+                    run_id,
+                    platform,
+                    session_id,
+                    f.kind,
+                    f.subject,
+                    f.tier,
+                    f.jurisdiction,
+                    f.own,
+                    lines.id_for(line) if line else None,
+                )
+            )
+            continue
+        line_id, text = stored(f, lines)
         rows.append(
             (
                 run_id,
-                s.platform,
-                s.session_id,
+                platform,
+                session_id,
                 f.kind,
                 f.subject,
                 getattr(f, "tier", None),
                 f.jurisdiction,
                 text,
-                line,
+                line_id,
             )
         )
     return rows
