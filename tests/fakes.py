@@ -53,6 +53,12 @@ class FakeRuns:
             self.sessions[s.key] = s
             self.session_runs[s.key] = run_id
 
+    def prepare_sessions(self, run_id, batch):
+        return run_id, list(batch)
+
+    def write_prepared(self, prepared):
+        self.store_sessions(*prepared)
+
     def store_rejects(self, run_id, rejects):
         self.rejects.extend(rejects)
 

@@ -25,13 +25,8 @@ def insert_rows(
     if not values:
         return
     dialect = conn.dialect
-    if typed and dialect.name in ("sqlite", "postgresql"):
-        processors = [
-            table.c[c].type.dialect_impl(dialect).bind_processor(dialect) for c in columns
-        ]
-        active = [(i, p) for i, p in enumerate(processors) if p is not None]
-        if active:
-            values = [_processed(row, active) for row in values]
+    if typed:
+        values = typed_rows(conn, table, columns, values)
     names = ", ".join(f'"{c}"' for c in columns)
     if dialect.name == "sqlite":
         marks = ", ".join("?" for _ in columns)
@@ -47,6 +42,19 @@ def insert_rows(
             raise DatabaseError(f"storing {table.name}: {first}") from None
     else:
         conn.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in values])
+
+
+def typed_rows(
+    conn: Connection, table: Table, columns: tuple[str, ...], values: list[tuple]
+) -> list[tuple]:
+    """Rows of Python values as the driver takes them, by the columns' types, on SQLite and
+    PostgreSQL (what `insert_rows` does with `typed`, made before a write lock is taken)."""
+    dialect = conn.dialect
+    if dialect.name not in ("sqlite", "postgresql"):
+        return values
+    processors = [table.c[c].type.dialect_impl(dialect).bind_processor(dialect) for c in columns]
+    active = [(i, p) for i, p in enumerate(processors) if p is not None]
+    return [_processed(row, active) for row in values] if active else values
 
 
 def _processed(row: tuple, active: list[tuple[int, Any]]) -> tuple:

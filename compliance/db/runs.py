@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from itertools import groupby
 from typing import Any
 
 from sqlalchemy import Connection, and_, delete, func, insert, literal, select, update
 
-from compliance.db import bulk, digests
+from compliance.db import bulk, digests, window_upkeep
 from compliance.db.finding_rows import LineIds
 from compliance.db.models import (
     HISTORY_PLAYER_COLUMNS,
@@ -57,6 +58,27 @@ class RunFiles:
         self.order: dict[str, int] = {}
 
 
+@dataclass(slots=True)
+class PreparedSessions:
+    """备好的批: a batch of judged sessions as rows, ready for the write lock."""
+
+    run_id: int
+    count: int  # sessions in the batch, an id met twice included
+    sessions: list[AuditedSession]  # the latest of each id, grouped by platform
+    rows: dict[tuple[str, str], tuple[tuple, list[tuple], list[tuple]]]
+    contents: dict[tuple[str, str], str]  # content digest by (platform, session id)
+    lines: dict[str, dict[str, Any]]  # the finding lines the batch uses
+    additions: window_upkeep.Additions
+
+
+def _by_platform(sessions: list[AuditedSession]) -> list[AuditedSession]:
+    """The sessions in the order `_forget` keeps them: platform by platform."""
+    groups: dict[str, list[AuditedSession]] = {}
+    for s in sessions:
+        groups.setdefault(s.platform, []).append(s)
+    return [s for group in groups.values() for s in group]
+
+
 class SqlRunsRepository:
     def __init__(self, conn: Connection, lines: LineIds, run_files: RunFiles):
         self.conn = conn
@@ -96,8 +118,13 @@ class SqlRunsRepository:
         A session id met twice in one run keeps its later line (in the run's
         file order), as a serial run does, whichever worker stores first.
         """
-        if not batch:
-            return
+        if batch:
+            self.write_prepared(self.prepare_sessions(run_id, batch))
+
+    def prepare_sessions(self, run_id: int, batch: list[AuditedSession]) -> PreparedSessions:
+        """What `write_prepared` stores of this batch, made without the write lock: its
+        rows, their content digests and the window tables' additions, so that a worker
+        holds the lock only for the look-ups and the inserts while the others wait."""
         place = self._placer(run_id)
         by_key: dict[tuple[str, str], AuditedSession] = {}
         for s in batch:
@@ -111,36 +138,52 @@ class SqlRunsRepository:
         sessions = digests.stamped(
             SESSION_COLUMNS, [session_values(run_id, by_key[k]) for k in keys]
         )
+        contents = {(row[0], row[1]): row[-1] for row in sessions}
+        typed = bulk.typed_rows(self.conn, SESSIONS, (*SESSION_COLUMNS, "content_sha256"), sessions)
         rows = {
             key: (session, player_values(s, money), finding_values(run_id, s, self.lines))
-            for key, session, s in zip(keys, sessions, by_key.values(), strict=True)
+            for key, session, s in zip(keys, typed, by_key.values(), strict=True)
         }
-        # the digests are made before the write lock: other workers wait on it, not on them
+        grouped = _by_platform(list(by_key.values()))
+        return PreparedSessions(
+            run_id,
+            len(batch),
+            grouped,
+            rows,
+            contents,
+            self.lines.take_used(),
+            window_upkeep.Additions(grouped, contents),
+        )
+
+    def write_prepared(self, prepared: PreparedSessions) -> None:
+        """Store a prepared batch: under the write lock to the commit, the sessions stored
+        before (of another run, or an earlier line of this one) replaced."""
+        run_id, place = prepared.run_id, self._placer(prepared.run_id)
         bulk.hold_write_lock(self.conn)
         upkeep = WindowUpkeep(self.conn)
-        kept, met_before = self._forget(run_id, list(by_key.values()), place, upkeep)
-        repeats = len(batch) - len(by_key) + met_before
+        kept, met_before = self._forget(run_id, prepared.sessions, place, upkeep)
+        repeats = prepared.count - len(prepared.sessions) + met_before
         if repeats:
             self.conn.execute(
                 update(RUNS).where(RUNS.c.id == run_id).values(repeated=RUNS.c.repeated + repeats)
             )
-        latest = [rows[s.key] for s in kept]
+        latest = [prepared.rows[s.key] for s in kept]
         if not latest:
             return
-        stamped = [session for session, _, _ in latest]
         columns = (*SESSION_COLUMNS, "content_sha256")
-        bulk.insert_rows(self.conn, SESSIONS, columns, stamped, typed=True)
+        bulk.insert_rows(self.conn, SESSIONS, columns, [session for session, _, _ in latest])
         bulk.insert_rows(
             self.conn, PLAYERS, PLAYER_COLUMNS, [v for _, players, _ in latest for v in players]
         )
-        used = self.lines.take_used()
         bulk.insert_new(
-            self.conn, LINES, [{"id": key, "payload": payload} for key, payload in used.items()]
+            self.conn,
+            LINES,
+            [{"id": key, "payload": payload} for key, payload in prepared.lines.items()],
         )
         bulk.insert_rows(
             self.conn, FINDINGS, FINDING_COLUMNS, [v for _, _, found in latest for v in found]
         )
-        upkeep.store(kept, {(row[0], row[1]): row[-1] for row in stamped})
+        upkeep.store(kept, prepared.contents, prepared.additions)
 
     def _forget(
         self, run_id: int, sessions: list[AuditedSession], place, upkeep: WindowUpkeep

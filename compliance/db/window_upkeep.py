@@ -232,6 +232,24 @@ def _of_ids(platform: str, ids: list[str]) -> ColumnElement[bool]:
     return and_(S.c.platform == platform, S.c.session_id.in_(ids))
 
 
+class Additions:
+    """What `WindowUpkeep.store` adds for these sessions, summed before the write lock: the
+    day rows' digest terms and the window tables' sums."""
+
+    def __init__(self, sessions: list[AuditedSession], contents: dict[tuple[str, str], str]):
+        self.keys = [s.key for s in sessions]
+        self.days = SessionDays()
+        for s in sessions:
+            self.days.add(s.platform, s.day, s.session_id, contents[s.key])
+        self.sums = window_batch.sums(sessions)
+
+    def of(self, sessions: list[AuditedSession]) -> bool:
+        """Whether these are the sessions summed (none of them was dropped under the lock)."""
+        return len(sessions) == len(self.keys) and all(
+            s.key == key for s, key in zip(sessions, self.keys, strict=True)
+        )
+
+
 class WindowUpkeep:
     """The window tables' share of one `store_sessions`: `forget` before a chunk of stored
     sessions is deleted, `store` once the new ones are in."""
@@ -272,15 +290,24 @@ class WindowUpkeep:
         _merge(self.before, _rows(window_batch.stored_spans(self.conn, unseen)))
         _merge(self.removed, _rows(removed))
 
-    def store(self, sessions: list[AuditedSession], contents: dict[tuple[str, str], str]) -> None:
+    def store(
+        self,
+        sessions: list[AuditedSession],
+        contents: dict[tuple[str, str], str],
+        made: Additions | None = None,
+    ) -> None:
         """Add the sessions just stored, with their content digests, to the window tables:
         summed from them where their money is in whole cents (db/window_batch.py), else in
-        SQL from their stored rows."""
-        for s in sessions:
-            self.session_days.add(s.platform, s.day, s.session_id, contents[s.key])
+        SQL from their stored rows. `made`: their additions, summed already."""
+        if made is None or not made.of(sessions):
+            made = Additions(sessions, contents)
+        for day, (n, total) in made.days.changes.items():
+            change = self.session_days.changes.setdefault(day, [0, 0])
+            change[0] += n
+            change[1] += total
         self.session_days.write(self.conn)
         added: dict[Pair, Span] = {}
-        batch = window_batch.sums(sessions)
+        batch = made.sums
         if batch is not None:
             window_batch.add(self.conn, batch)
             added = batch.spans

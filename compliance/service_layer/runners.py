@@ -20,6 +20,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import date
 from itertools import islice, pairwise
@@ -93,7 +94,7 @@ class PoolRunner:
             self.workers,
             mp_context=context,
             initializer=_start_worker,
-            initargs=(auditor, self.store, os.getpid()),
+            initargs=(auditor, self.store, os.getpid(), context.Lock()),
         )
         try:
             waiting = iter(tasks)
@@ -254,6 +255,7 @@ def _tasks(files: list[str], workers: int, run_id: int | None, with_findings: bo
 
 _worker_auditor: Auditor | None = None
 _worker_store: UnitOfWorkFactory | None = None
+_write_turn: Any = nullcontext()
 _stores: dict[Any, UnitOfWork] = {}
 
 
@@ -266,11 +268,17 @@ def _store(factory: UnitOfWorkFactory | None) -> UnitOfWork | None:
     return _stores[factory]
 
 
-def _start_worker(auditor: Auditor, store: UnitOfWorkFactory | None, parent: int) -> None:
-    global _worker_auditor, _worker_store
+def _start_worker(
+    auditor: Auditor, store: UnitOfWorkFactory | None, parent: int, turn: Any = None
+) -> None:
+    """A pool worker's state; `turn`, a lock its siblings share, is taken for each write:
+    the one waiting wakes as the other commits, where SQLite's busy handler sleeps and
+    polls (5–45 ms late)."""
+    global _worker_auditor, _worker_store, _write_turn
     die_with_parent(parent)
     _worker_auditor = auditor
     _worker_store = store
+    _write_turn = turn if turn is not None else nullcontext()
 
 
 def die_with_parent(parent: int) -> None:
@@ -338,8 +346,11 @@ def _audit_partition_of(auditor: Auditor, store: UnitOfWorkFactory | None, task:
     if uow is None or rejects is None or run_id is None:
         return items, totals
     with uow:
-        uow.runs.store_sessions(run_id, sessions)
-        uow.commit()
+        prepared = uow.runs.prepare_sessions(run_id, sessions) if sessions else None
+        with _write_turn:
+            if prepared is not None:
+                uow.runs.write_prepared(prepared)
+            uow.commit()
     rejects.flush()
     back: list[StoredSession | Reject | RejectsStored | DutySessions] = [
         _stored(item, with_findings) if isinstance(item, AuditedSession) else item for item in items
