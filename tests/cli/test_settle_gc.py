@@ -6,6 +6,7 @@ import gc
 
 import pytest
 
+from compliance.cli import games
 from compliance.cli.games import SETTLE_GEN0, fewer_collections
 
 
@@ -26,3 +27,15 @@ def test_the_threshold_comes_back_when_the_settle_fails():
     with pytest.raises(ValueError):
         fewer_collections(fail)()
     assert gc.get_threshold() == before
+
+
+def test_a_settle_asks_once_for_everything_to_be_frozen_at_exit(monkeypatch):
+    registered = []
+    monkeypatch.setattr("atexit.register", registered.append)
+    games._no_last_collection.cache_clear()
+    try:
+        fewer_collections(lambda: None)()
+        fewer_collections(lambda: None)()
+        assert registered == [gc.freeze]
+    finally:
+        games._no_last_collection.cache_clear()
