@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 from itertools import compress, repeat
+from typing import Any
 
 from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.calendar import age_on, month_of
@@ -236,7 +237,7 @@ class Currency:
             self.collect.checked.add(("unit_price", platform))
         cache = self._prices
         keys = list(zip(yuans, units, strict=True))
-        prices = list(map(cache.get, keys))
+        prices: list[Any] = list(map(cache.get, keys))
         for i in compress(range(len(keys)), map(operator.is_, prices, repeat(None))):
             price = cache.get(keys[i])
             if price is None:
