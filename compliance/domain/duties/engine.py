@@ -146,7 +146,7 @@ class DutyAudit:
         self,
         book: DutyBook,
         options: DutyOptions,
-        accounts: Iterable[Account] | None,
+        accounts: Iterable[Account] | Accounts | None,
         config: Iterable[ConfigRecord] | None,
         ledger_given: bool,
     ):
@@ -154,7 +154,7 @@ class DutyAudit:
         self.collect = Collector()
         self.accounts_given = accounts is not None
         self.ledger_given = ledger_given
-        self.accounts = Accounts(accounts or ())
+        self.accounts = accounts if isinstance(accounts, Accounts) else Accounts(accounts or ())
         self.config = PlatformConfig(config) if config is not None else None
         self.platforms: set[str] = self.accounts.platforms()
         if self.config is not None:
