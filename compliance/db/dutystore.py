@@ -11,9 +11,9 @@ from collections.abc import Collection, Iterable, Iterator
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, and_, delete, func, insert, select
+from sqlalchemy import Connection, and_, delete, func, select
 
-from compliance.db import trail
+from compliance.db import bulk, trail
 from compliance.db.duty_models import DutyFindingRow, DutyRow
 from compliance.db.models import AuditRunRow, PlayerMetricsRow, SessionRow, table_of
 from compliance.db.rulestore import upsert
@@ -26,6 +26,17 @@ RUNS = table_of(AuditRunRow)
 SESSIONS = table_of(SessionRow)
 PLAYERS = table_of(PlayerMetricsRow)
 FINDING_BATCH = 5000
+FINDING_COLUMNS = (
+    "run_id",
+    "platform",
+    "subject",
+    "check_code",
+    "duty",
+    "severity",
+    "status",
+    "period",
+    "payload",
+)
 _payload = msgspec.json.Encoder()  # decimals as strings, as `msgspec.to_builtins` makes them
 
 
@@ -88,30 +99,30 @@ class SqlDutiesRepository:
         )
 
     def store_findings(self, run_id: int, findings: Iterable[DutyFinding]) -> None:
-        """The findings in batches of FINDING_BATCH rows (one insert each); a payload is the
-        finding's JSON as `msgspec.to_builtins` then the engine's serializer would write it,
-        encoded at once (no dict made per finding)."""
-        rows: list[dict[str, Any]] = []
-        encode, raw = _payload.encode, msgspec.Raw
+        """The findings in batches of FINDING_BATCH rows, by the driver (`bulk.insert_rows`:
+        executemany on SQLite, COPY on PostgreSQL); a payload is the finding's JSON as
+        `msgspec.to_builtins` then the engine's serializer would write it, encoded at once
+        (no dict made per finding)."""
+        rows: list[tuple] = []
+        encode = _payload.encode
         for f in findings:
             rows.append(
-                {
-                    "run_id": run_id,
-                    "platform": f.platform,
-                    "subject": f.subject,
-                    "check_code": f.check,
-                    "duty": f.duty,
-                    "severity": f.severity,
-                    "status": f.status,
-                    "period": f.date,
-                    "payload": raw(encode(f)),
-                }
+                (
+                    run_id,
+                    f.platform,
+                    f.subject,
+                    f.check,
+                    f.duty,
+                    f.severity,
+                    f.status,
+                    f.date,
+                    encode(f).decode(),
+                )
             )
             if len(rows) >= FINDING_BATCH:
-                self.conn.execute(insert(FINDINGS), rows)
+                bulk.insert_rows(self.conn, FINDINGS, FINDING_COLUMNS, rows)
                 rows = []
-        if rows:
-            self.conn.execute(insert(FINDINGS), rows)
+        bulk.insert_rows(self.conn, FINDINGS, FINDING_COLUMNS, rows)
 
     def statuses(self, run_id: int) -> dict[str, str] | None:
         """Each check's status as the run summed it, or None: the run checked no duties."""

@@ -14,7 +14,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
-from itertools import chain, count
+from decimal import Decimal
+from itertools import count, repeat
 from typing import Any, Generic, TypeVar, cast
 
 import msgspec
@@ -335,15 +336,18 @@ def whole_block(block: bytes) -> list[LedgerEvent] | None:
     if events is None:
         return None
     lines = len(events)
-    nones = list(chain.from_iterable(map(msgspec.structs.astuple, events))).count(None)
+    nones = sum(map(operator.countOf, map(msgspec.structs.astuple, events), repeat(None)))
     if block.translate(None, _WHITE).count(b'":') != _FIELDS * lines - nones:
         return None
     if any(tz is None for tz in map(_TZ, events)):
         return None
-    for yuan in map(_YUAN, events):
-        if yuan is not None and not (
-            yuan.is_finite() and 0 <= yuan < MAX_CASH and yuan.as_tuple().exponent >= -2
-        ):
+    # each distinct text of a yuan once: equal texts are equal in sign, digits and exponent
+    amounts = set(map(str, map(_YUAN, events)))
+    amounts.discard("None")
+    for text in amounts:
+        yuan = Decimal(text)
+        places = yuan.as_tuple().exponent  # an int once finite
+        if not (yuan.is_finite() and 0 <= yuan < MAX_CASH and cast(int, places) >= -2):
             return None
     return events
 

@@ -17,6 +17,7 @@ from datetime import date
 from typing import Any
 
 from compliance.domain.duties.engine import DutyAudit, DutyOptions, Play
+from compliance.domain.duties.partition import shares
 from compliance.domain.duties.rows import DutyBook
 from compliance.domain.findings import DutyFinding
 from compliance.dutydata import duties_path, load_duties
@@ -163,7 +164,12 @@ class DutyRun:
                 run_id,
                 engine.signals.agents.sessions,
             )
-            _absorb(uow, run_id, engine, run_parts(spec, parallel.dask), summary)
+            held = (
+                shares(engine.accounts, spec.workers, self.options.per_account)
+                if self.inputs.accounts is not None
+                else None
+            )
+            _absorb(uow, run_id, engine, run_parts(spec, parallel.dask, held), summary)
         elif ledger is not None:
             name = self.names.get(ledger)
             for block in event_blocks(ledger, self.max_line_bytes, name=name):

@@ -16,10 +16,12 @@ its breaches, and what it left open for the driver to merge (domain/duties/engin
 from __future__ import annotations
 
 import multiprocessing
+import operator
 import os
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from itertools import compress, repeat
 from typing import Any, cast
 
 import msgspec
@@ -28,7 +30,7 @@ from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.agent_tables import AgentSession
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.engine import DutyAudit, DutyOptions, LedgerPart
-from compliance.domain.duties.partition import Router
+from compliance.domain.duties.partition import Router, Share
 from compliance.domain.duties.rows import DutyBook
 from compliance.errors import ConfigError, DecodeError
 from compliance.logs.ledger_sift import sifted_blocks
@@ -59,6 +61,10 @@ class _Owner(msgspec.Struct):
 
 
 _owner = msgspec.json.Decoder(_Owner)
+_PLATFORM = operator.attrgetter("platform")
+_ACCOUNT = operator.attrgetter("account")
+_TYPE = operator.attrgetter("type")
+_CURRENCY = operator.attrgetter("currency")
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,7 @@ class PartSpec:
     store: UnitOfWorkFactory | None
     run_id: int
     agent_sessions: dict[tuple[str, str], AgentSession] = field(default_factory=dict)
+    held: Share | None = None  # this worker's accounts as the driver holds them, if it does
 
 
 @dataclass
@@ -128,11 +135,11 @@ def ledger_part(spec: PartSpec, me: int) -> PartResult:
     """Worker `me`'s share of the ledger, checked; its part and its rejects."""
     n = spec.workers
     router = Router(n, me, spec.options.per_account)
-    accounts = (
-        router.take(_records(spec.accounts, ACCOUNTS, spec.max_line_bytes))
-        if spec.accounts is not None
-        else None
-    )
+    accounts: Any = None
+    if spec.held is not None:
+        accounts, router.elsewhere = Accounts.held(spec.held[0]), spec.held[1]
+    elif spec.accounts is not None:
+        accounts = router.take(_records(spec.accounts, ACCOUNTS, spec.max_line_bytes))
     config = (
         list(_records(spec.config, CONFIG, spec.max_line_bytes))
         if spec.config is not None
@@ -171,28 +178,47 @@ def _block_part(
     owns, known = router.owns, _Known(router, held)
     currency, inbound = engine.currency, engine.signals.coins.active
     is_mine, seen = known.is_mine, known.by_platform
+    for platform, ids in held.by_platform.items():  # its own accounts' events are its own
+        seen[platform] = dict.fromkeys(ids, True)
     odd: list[bool] = [False]  # whether a block's picked lines hold more than its own
 
     def choose(owners: list[_Owner]) -> list[int]:
-        picked = []
-        more = False
-        for i, o in enumerate(owners):
-            platform, account = o.platform, o.account
-            ids = seen.get(platform)
-            mine = ids.get(account) if ids is not None else None
-            if mine is None:
-                mine = is_mine(platform, account)
-            kind = o.type
-            if kind == "recharge" and (platform, o.currency) not in first:
-                picked.append(i)
-                more = True
-            elif mine:
-                picked.append(i)
-            elif kind == "transfer" and inbound and o.counterpart is not None:
-                picked.append(i)
-                more = True
-        odd[0] = more
-        return picked
+        """The lines to decode in full: the worker's own, told by looking each account up
+        at once, and those any worker reads (a recharge that may set its currency's first
+        price, a transfer that may reach one of this worker's accounts)."""
+        n = len(owners)
+        platforms = list(map(_PLATFORM, owners))
+        accounts = list(map(_ACCOUNT, owners))
+        if platforms.count(platforms[0]) == n:
+            ids = seen.get(platforms[0])
+            if ids is None:
+                ids = seen[platforms[0]] = {}
+            flags: list[Any] = list(map(ids.get, accounts))
+        else:
+            flags = [seen.get(p, {}).get(a) for p, a in zip(platforms, accounts, strict=True)]
+        for i in compress(range(n), map(operator.is_, flags, repeat(None))):
+            flags[i] = is_mine(platforms[i], accounts[i])
+        kinds = list(map(_TYPE, owners))
+        extra: list[int] = []
+        if "recharge" in kinds:
+            charged = list(map("recharge".__eq__, kinds))
+            currencies = map(_CURRENCY, compress(owners, charged))
+            priced = zip(compress(platforms, charged), currencies, strict=True)
+            if not first.keys() >= set(priced):
+                extra.extend(
+                    i
+                    for i in compress(range(n), charged)
+                    if (platforms[i], owners[i].currency) not in first
+                )
+        if inbound and "transfer" in kinds:
+            extra.extend(
+                i
+                for i in compress(range(n), map("transfer".__eq__, kinds))
+                if not flags[i] and owners[i].counterpart is not None
+            )
+        odd[0] = bool(extra)
+        own = list(compress(range(n), flags))
+        return sorted(set(own).union(extra)) if extra else own
 
     records = 0
     blocks = sifted_blocks(spec.ledger, _owner, choose, spec.max_line_bytes, spec.ledger_name)
@@ -204,7 +230,7 @@ def _block_part(
         events = cast(list[LedgerEvent], got)
         if not odd[0] and isinstance(numbers, list):  # picked: its own, no first price to set
             records += len(events)
-            engine.numbered(zip(numbers, events, strict=True))
+            engine.block(numbers, events)
             continue
         mine: list[tuple[int, LedgerEvent]] = []
         for seq, e in zip(numbers, events, strict=True):
@@ -341,29 +367,31 @@ def _first_price(engine: DutyAudit, raw: bytes, first: dict[tuple[str, str], Dec
         first.setdefault((e.platform, e.currency), price)
 
 
-def run_parts(spec: PartSpec, dask: str | None) -> list[PartResult]:
+def run_parts(
+    spec: PartSpec, dask: str | None, held: list[Share] | None = None
+) -> list[PartResult]:
     """Every worker's part, in worker order: on Dask where an address (or `local`) is
-    given, else on a pool of forked processes."""
+    given, else on a pool of forked processes; `held` each worker's accounts where the
+    driver holds them (each is sent only its own)."""
+    specs = [spec] * spec.workers if held is None else [replace(spec, held=h) for h in held]
     if dask:
-        return _on_dask(spec, dask)
+        return _on_dask(specs, dask)
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(
         spec.workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
     ) as pool:
-        return list(pool.map(ledger_part, [spec] * spec.workers, range(spec.workers)))
+        return list(pool.map(ledger_part, specs, range(spec.workers)))
 
 
-def _on_dask(spec: PartSpec, address: str) -> list[PartResult]:
+def _on_dask(specs: list[PartSpec], address: str) -> list[PartResult]:
     try:
         from dask.distributed import Client
     except ImportError:
         raise ConfigError("--dask needs Dask: pip install -e '.[dask]'") from None
-    cluster = local_cluster(spec.workers) if address == "local" else None
+    cluster = local_cluster(len(specs)) if address == "local" else None
     try:
         with Client(cluster or address) as client:
-            futures: Any = client.map(
-                ledger_part, [spec] * spec.workers, range(spec.workers), pure=False
-            )
+            futures: Any = client.map(ledger_part, specs, range(len(specs)), pure=False)
             return [f.result() for f in futures]
     finally:
         if cluster is not None:

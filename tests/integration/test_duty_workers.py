@@ -96,8 +96,9 @@ def test_workers_store_the_duty_findings_of_one_process(any_db_url, tmp_path, sp
     one = audit(any_db_url, sessions, records)
     parts = []
 
-    def counted(spec, dask):
-        parts.extend(found := run_parts(spec, dask))
+    def counted(spec, dask, held=None):
+        assert held is not None  # the driver hands each worker its accounts
+        parts.extend(found := run_parts(spec, dask, held))
         return found
 
     monkeypatch.setattr(duties, "run_parts", counted)

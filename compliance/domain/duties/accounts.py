@@ -38,6 +38,13 @@ class Accounts:
         for a in records:
             self.add(a)
 
+    @classmethod
+    def held(cls, by_platform: dict[str, dict[str, Holder]]) -> Accounts:
+        """A table of accounts already made (a worker's share, domain/duties/partition.py)."""
+        table = cls()
+        table.by_platform = by_platform
+        return table
+
     def _one(self, value):
         """One object for equal dates and times (a million accounts share a few thousand)."""
         if value is None:

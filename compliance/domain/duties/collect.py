@@ -32,7 +32,7 @@ def ledger_event(e: Any) -> DutyEvent:
     return DutyEvent(id=e.id, at=e.at.isoformat(), type=e.type, yuan=e.yuan, units=e.units)
 
 
-@dataclass
+@dataclass(slots=True)
 class Breach:
     duty: Duty
     platform: str

@@ -8,8 +8,12 @@ breach is gathered per account and month; nothing is held per event.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
+from itertools import compress, repeat
+from typing import Any
 
 from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.calendar import age_on, month_of
@@ -22,6 +26,10 @@ PRICE_PLACES = Decimal("0.0001")
 PRICES_HELD = 4096
 EVENTS_OF = "{count} {type} events{currency}"
 PRICE_DRIFT = "{count} recharges at another unit price (first {first})"
+_YUAN = operator.attrgetter("yuan")
+_UNITS = operator.attrgetter("units")
+_CURRENCY = operator.attrgetter("currency")
+_PLATFORM = operator.attrgetter("platform")
 
 
 def _amount(e: LedgerEvent) -> Decimal | None:
@@ -47,14 +55,15 @@ class Currency:
         self._prices: dict[tuple[Decimal, int], Decimal] = {}  # (yuan, units) → price, bounded
         self._price_days: dict[date, tuple[list[Duty], str]] = {}  # rows in force, month
         self._pricing: set[str] = set()  # platforms marked checked for unit_price
+        self._subjects: dict[str | None, str] = {}  # currency → `currency:…`
         self.on = {
             "withdrawal": self._outflow,
             "redemption": self._outflow,
             "transfer": self._transfers,
             "grant": self._grant,
-            "recharge": self._price,
             "draw": self._draws,
         }
+        self.on_block = {"recharge": self._recharges}
 
     def see(self, e: LedgerEvent, day: date) -> None:
         """One event; `day` its Beijing day."""
@@ -174,20 +183,82 @@ class Currency:
             first = self.first_prices[key]
         else:
             first = self.prices.setdefault(key, price)
-        if price == first:
-            return
+        if price != first:
+            self._drift(e, price, first, duties, month)
+
+    def _drift(self, e: LedgerEvent, price: Decimal, first: Decimal, duties, month: str) -> None:
+        """A recharge off its currency's first price (whose first price a process never
+        changes once set, so a breach's detail is made when it is)."""
+        collect = self.collect
+        subject = self._subjects.get(e.currency)
+        if subject is None:
+            subject = self._subjects[e.currency] = f"currency:{e.currency}"
         for duty in duties:
-            b = self.collect.breach(
-                duty,
-                e.platform,
-                f"currency:{e.currency}",
-                month,
-                metric="yuan_per_unit",
-                boundary=f"the first price seen, {first} yuan a unit",
-                cap=first,
-            )
+            b = collect.found(duty, e.platform, subject, month)
+            if b is None:
+                b = collect.breach(
+                    duty,
+                    e.platform,
+                    subject,
+                    month,
+                    metric="yuan_per_unit",
+                    boundary=f"the first price seen, {first} yuan a unit",
+                    cap=first,
+                )
+                b.form = (PRICE_DRIFT, {"first": first})
             b.take(price, e, "max")
-            b.form = (PRICE_DRIFT, {"first": first})
+
+    def _recharges(
+        self, seqs: Sequence[int], events: Sequence[LedgerEvent], days: Sequence[date]
+    ) -> None:
+        """Check 13 over a block's recharges at once (`_price` for each, in ledger order):
+        where each has a price and rows in force, the prices are looked up together and
+        only a recharge off its currency's first price is handled alone."""
+        yuans, units = list(map(_YUAN, events)), list(map(_UNITS, events))
+        currencies = list(map(_CURRENCY, events))
+        table, dates = self._price_days, set(days)
+        for day in dates - table.keys():
+            table[day] = (self.book.in_force("unit_price", "price_drift", day), month_of(day))
+        if (
+            not all(map(operator.is_not, yuans, repeat(None)))  # no `in`: Decimal == None is slow
+            or None in currencies
+            or None in units
+            or 0 in units
+            or not all(table[day][0] for day in dates)
+        ):
+            collect = self.collect
+            for seq, e, day in zip(seqs, events, days, strict=True):
+                collect.seq = seq
+                self._price(e, day)
+            return
+        platforms = list(map(_PLATFORM, events))
+        for platform in set(platforms) - self._pricing:
+            self._pricing.add(platform)
+            self.collect.checked.add(("unit_price", platform))
+        cache = self._prices
+        keys = list(zip(yuans, units, strict=True))
+        prices: list[Any] = list(map(cache.get, keys))
+        for i in compress(range(len(keys)), map(operator.is_, prices, repeat(None))):
+            price = cache.get(keys[i])
+            if price is None:
+                if len(cache) >= PRICES_HELD:
+                    cache.clear()
+                price = cache[keys[i]] = (yuans[i] / units[i]).quantize(PRICE_PLACES)
+            prices[i] = price
+        pairs = list(zip(platforms, currencies, strict=True))
+        given, firsts = self.first_prices, {}
+        for pair in set(pairs):
+            if given is not None and pair in given:
+                firsts[pair] = given[pair]
+            else:
+                firsts[pair] = self.prices.setdefault(pair, prices[pairs.index(pair)])
+        off = list(map(operator.ne, prices, map(firsts.__getitem__, pairs)))
+        if True in off:
+            collect = self.collect
+            for i in compress(range(len(off)), off):
+                collect.seq = seqs[i]
+                duties, month = table[days[i]]
+                self._drift(events[i], prices[i], firsts[pairs[i]], duties, month)
 
     def _draw(self, e: LedgerEvent, day) -> None:
         paid = (e.yuan is not None and e.yuan > 0) or (e.units is not None and e.units > 0)

@@ -9,19 +9,18 @@ day or month, never the events themselves. A check whose input was not given is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from itertools import count
 from typing import Any
 
 from compliance.domain.duties import account_signals
 from compliance.domain.duties.account_signals import AccountSignals
 from compliance.domain.duties.accounts import Accounts
-from compliance.domain.duties.calendar import BEIJING_OFFSET, LAST_SUMMER_TIME, local_day
 from compliance.domain.duties.collect import Collector
 from compliance.domain.duties.currency import Currency
+from compliance.domain.duties.dispatch import Dispatch
 from compliance.domain.duties.draw_odds import DrawFrequencies
 from compliance.domain.duties.fees import OutcomeFees
 from compliance.domain.duties.hours import Hours, Play
@@ -36,7 +35,6 @@ from compliance.domain.duties.service import ServiceDays
 from compliance.domain.duties.sitting import Sitting
 from compliance.domain.findings import DutyFinding
 from compliance.logs.platform_records import (
-    EVENT_TYPES,
     Account,
     ConfigRecord,
     DrawOdds,
@@ -148,7 +146,7 @@ class DutyAudit:
         self,
         book: DutyBook,
         options: DutyOptions,
-        accounts: Iterable[Account] | None,
+        accounts: Iterable[Account] | Accounts | None,
         config: Iterable[ConfigRecord] | None,
         ledger_given: bool,
     ):
@@ -156,7 +154,7 @@ class DutyAudit:
         self.collect = Collector()
         self.accounts_given = accounts is not None
         self.ledger_given = ledger_given
-        self.accounts = Accounts(accounts or ())
+        self.accounts = accounts if isinstance(accounts, Accounts) else Accounts(accounts or ())
         self.config = PlatformConfig(config) if config is not None else None
         self.platforms: set[str] = self.accounts.platforms()
         if self.config is not None:
@@ -183,7 +181,6 @@ class DutyAudit:
             self.currency,
         ]
         self._resale: Callable[[LedgerEvent], None] | None = None
-        self._beijing: Any = None  # the time zone object of +08:00 events, once seen
         if any(book.rows(check) for check in account_signals.NEEDS_LEDGER):
             self.ledger_checks.append(self.signals)
             self._resale = self.signals.resale.see
@@ -191,22 +188,14 @@ class DutyAudit:
             self.ledger_checks.append(self.room_cards)
         if book.rows("draw_frequencies"):
             self.ledger_checks.append(_Fed(self.frequencies, ("draw",)))
-        self._by_type: dict[str, tuple[Callable[[LedgerEvent, date], None], ...]] | None = None
+        self._dispatch: Dispatch | None = None
 
-    def _handlers(self) -> dict[str, tuple[Callable[[LedgerEvent, date], None], ...]]:
-        """事件分派: each event type's checks, looked up once per event, not asked of each;
-        a check with `on` names a handler for each type it reads."""
-        out: dict[str, tuple[Callable[[LedgerEvent, date], None], ...]] = {}
-        for kind in EVENT_TYPES:
-            found = []
-            for c in self.ledger_checks:
-                on = getattr(c, "on", None)
-                if on is not None:
-                    found.extend([on[kind]] if kind in on else [])
-                elif kind in getattr(c, "types", EVENT_TYPES):
-                    found.append(c.see)
-            out[kind] = tuple(found)
-        return out
+    def _handlers(self) -> Dispatch:
+        """事件分派: each event type's checks, looked up once per event type, not asked of
+        each event (domain/duties/dispatch.py)."""
+        if self._dispatch is None:
+            self._dispatch = Dispatch(self.ledger_checks, self.collect, self._resale)
+        return self._dispatch
 
     @property
     def partitionable(self) -> bool:
@@ -256,38 +245,21 @@ class DutyAudit:
         events a breach samples when workers' parts are merged."""
         self.events(seq, (e,))
 
-    def events(self, first: int, events: Iterable[LedgerEvent]) -> None:
+    def events(self, first: int, events: Sequence[LedgerEvent]) -> None:
         """Ledger events of consecutive places from `first` (a block of lines, as
-        `event_blocks` reads them): `event` for each, its loop's look-ups made once."""
-        self.numbered(zip(count(first), events))
+        `event_blocks` reads them)."""
+        self.block(range(first, first + len(events)), events)
 
     def numbered(self, events: Iterable[tuple[int, LedgerEvent]]) -> None:
         """Ledger events with their places, in ledger order (a worker's own of a block)."""
-        by_type = self._by_type
-        if by_type is None:
-            by_type = self._by_type = self._handlers()
-        platforms, draws, collect = self.platforms, self.draws_seen, self.collect
-        resale = self._resale
-        beijing = self._beijing
-        for seq, e in events:
-            platforms.add(e.platform)
-            kind = e.type
-            if kind == "draw":
-                draws.add(e.platform)
-            at = e.at
-            if at.tzinfo is beijing and at.year > LAST_SUMMER_TIME:
-                day = at.date()
-            else:
-                day = local_day(at)
-                if at.utcoffset() == BEIJING_OFFSET:
-                    beijing = self._beijing = at.tzinfo
-            collect.seq = seq
-            for see in by_type[kind]:
-                see(e, day)
-            if resale is not None and (
-                e.device is not None or e.region is not None or e.payer is not None
-            ):
-                resale(e)
+        pairs = list(events)
+        if pairs:
+            seqs, got = zip(*pairs, strict=True)
+            self.block(seqs, got)
+
+    def block(self, seqs: Sequence[int], events: Sequence[LedgerEvent]) -> None:
+        """Ledger events and their places, in ledger order, to the checks."""
+        self._handlers().hand(seqs, events, self.platforms, self.draws_seen)
 
     def inbound(self, e: LedgerEvent, seq: int = 0) -> None:
         """A transfer of another worker's account to one of this worker's: only its

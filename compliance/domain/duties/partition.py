@@ -14,8 +14,10 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterable, Iterator
 
-from compliance.domain.duties.accounts import Accounts
+from compliance.domain.duties.accounts import Accounts, Holder
 from compliance.logs.platform_records import Account
+
+Share = tuple[dict[str, dict[str, Holder]], set[tuple[str, str]]]
 
 
 def bucket(platform: str, key: str, workers: int) -> int:
@@ -48,3 +50,21 @@ class Router:
         if (platform, account) in self.elsewhere:
             return False
         return bucket(platform, account, self.workers) == self.me
+
+
+def shares(accounts: Accounts, workers: int, per_account: bool = False) -> list[Share]:
+    """分给各工: each worker's accounts (by platform and id) and the accounts hashed to it by
+    id that are another's by person, as `Router.take` would keep them, made from the
+    accounts the driver holds (so that no worker reads the whole accounts file)."""
+    held: list[dict[str, dict[str, Holder]]] = [{} for _ in range(workers)]
+    elsewhere: list[set[tuple[str, str]]] = [set() for _ in range(workers)]
+    for platform, ids in accounts.by_platform.items():
+        for id, holder in ids.items():
+            key = holder.person if holder.person and not per_account else id
+            owner = bucket(platform, key, workers)
+            held[owner].setdefault(platform, {})[id] = holder
+            if key != id:
+                by_id = bucket(platform, id, workers)
+                if by_id != owner:
+                    elsewhere[by_id].add((platform, id))
+    return list(zip(held, elsewhere, strict=True))

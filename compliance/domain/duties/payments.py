@@ -79,6 +79,7 @@ class Payments:
         self._ids = accounts.by_platform
         self._judged: set[str] = set()  # platforms marked checked for minor_payments
         self._confirming: set[str] = set()  # and for recharge_cap's confirmations
+        self._uncapped: dict[str, int] = {}  # recharges on a platform with no cap, counted
         self.on = {
             "recharge": self._payment,
             "room_card_purchase": self._payment,
@@ -131,7 +132,12 @@ class Payments:
                 else:
                     self.pending[key] = (duty, month, e, collect.seq)
         if capped and e.type == "recharge":
-            self._cap(e, capped, month)
+            caps = self.caps
+            if caps is None or not caps.get(platform):
+                uncapped = self._uncapped
+                uncapped[platform] = uncapped.get(platform, 0) + len(capped)
+            else:
+                self._cap(e, capped, month)
         ids = self._ids.get(platform)
         account = None if ids is None else ids.get(e.account)
         if platform not in self._judged:
@@ -224,27 +230,17 @@ class Payments:
         total = months[key] = months.get(key, ZERO) + yuan
         if not (nil or each or monthly):
             return
-        collect = self.collect
-
-        def breach(duty: Duty, metric: str, boundary: str, cap: Decimal) -> Breach:
-            return collect.found(duty, platform, whose, month) or collect.breach(
-                duty,
-                platform,
-                whose,
-                month,
-                metric=metric,
-                boundary=boundary,
-                cap=cap,
-                account=e.account,
-                person=person,
-            )
-
+        found = self.collect.found
         for duty, boundary in nil:
-            b = breach(duty, "payments_yuan", boundary, ZERO)
+            b = found(duty, platform, whose, month) or self._breach(
+                duty, e, whose, month, person, "payments_yuan", boundary, ZERO
+            )
             b.take(yuan, e, "sum")
         for duty, cap, boundary in each:
             if yuan > cap:
-                b = breach(duty, "payment_yuan", boundary, cap)
+                b = found(duty, platform, whose, month) or self._breach(
+                    duty, e, whose, month, person, "payment_yuan", boundary, cap
+                )
                 b.take(yuan, e)
                 if b.form is not form:
                     b.form = form
@@ -252,10 +248,36 @@ class Payments:
             # a month's total only grows (every payment is above 0): once over, it stays
             if total <= cap:
                 continue
-            b = breach(duty, "month_yuan", boundary, cap)
+            b = found(duty, platform, whose, month) or self._breach(
+                duty, e, whose, month, person, "month_yuan", boundary, cap
+            )
             b.take(None, e)
             b.value = total
             b.form = MONTH_FORM
+
+    def _breach(
+        self,
+        duty: Duty,
+        e: LedgerEvent,
+        whose: str,
+        month: str,
+        person: str | None,
+        metric: str,
+        boundary: str,
+        cap: Decimal,
+    ) -> Breach:
+        """A minor's breach of a row, made the first time its subject and month breach it."""
+        return self.collect.breach(
+            duty,
+            e.platform,
+            whose,
+            month,
+            metric=metric,
+            boundary=boundary,
+            cap=cap,
+            account=e.account,
+            person=person,
+        )
 
     def _payer(self, e: LedgerEvent, account: Holder, rows: list[Duty], month: str) -> None:
         """Check 3: a payment whose payer's name digest differs from the account's."""
@@ -326,9 +348,22 @@ class Payments:
                 )
                 b.take(e.yuan, e)
 
+    def _counted(self) -> None:
+        """The recharges counted on platforms with no cap, into the collector."""
+        for platform, n in self._uncapped.items():
+            self.collect.cannot(
+                "recharge_cap",
+                platform,
+                "platform-config recharge_cap",
+                "recharges on a platform whose single-recharge cap is not given",
+                n,
+            )
+        self._uncapped.clear()
+
     def part(self) -> tuple[dict, set]:
         """What a worker leaves open: payments not yet confirmed, confirmations not yet
         matched (their payment may be another worker's)."""
+        self._counted()
         return self.pending, self.confirmed
 
     def absorb(self, part: tuple[dict, set]) -> None:
@@ -341,6 +376,7 @@ class Payments:
 
     def finish(self) -> None:
         """Payments left without a confirmation are breaches, per platform and month."""
+        self._counted()
         for key in self.confirmed & self.pending.keys():
             del self.pending[key]
         for (platform, _), (duty, month, e, seq) in sorted(self.pending.items()):

@@ -8,8 +8,12 @@ one Beijing day.
 
 from __future__ import annotations
 
+import operator
+from collections import Counter
+from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
+from itertools import compress, repeat
 
 from compliance.domain.duties.calendar import month_of
 from compliance.domain.duties.collect import Collector, event
@@ -17,6 +21,11 @@ from compliance.domain.duties.rows import DutyBook
 from compliance.logs.platform_records import LedgerEvent, ModeConfig
 
 DAY_POINTS = "{count} days over the cap in {mode} (largest {value} points)"
+CONFIG = "platform-config"
+UNCONFIGURED = "settlements with no configuration of the modes' caps"
+UNLISTED = "settlements of a mode the configuration does not list"
+_UNITS = operator.attrgetter("units")
+_PLATFORM = operator.attrgetter("platform")
 
 
 class Points:
@@ -30,7 +39,10 @@ class Points:
         self.days: dict[tuple[str, str, str, date], tuple[int, tuple]] = {}
         self._judged: set[str] = set()  # platforms marked checked
         self._unlisted: dict[str | None, str] = {}  # a mode's "missing" when not configured
-        self.on = {"settlement": self.see}
+        # settlements whose caps are not configured, counted by platform and what is missing
+        self._unconfigured: dict[tuple[str, str], int] = {}
+        self.on: dict = {}
+        self.on_block = {"settlement": self.settlements}
 
     def configured(self, on: date) -> None:
         """Every point-staking mode of the configuration has both caps."""
@@ -66,24 +78,16 @@ class Points:
             self._judged.add(platform)
             self.collect.checked.add(("point_caps", platform))
         if self.modes is None:
-            self.collect.cannot(
-                "point_caps",
-                platform,
-                "platform-config",
-                "settlements with no configuration of the modes' caps",
-            )
+            counted = self._unconfigured
+            counted[(platform, CONFIG)] = counted.get((platform, CONFIG), 0) + 1
             return
         mode = self.modes.get((platform, e.mode or ""))
         if mode is None:
             missing = self._unlisted.get(e.mode)
             if missing is None:
                 missing = self._unlisted[e.mode] = f"platform-config mode {e.mode}"
-            self.collect.cannot(
-                "point_caps",
-                platform,
-                missing,
-                "settlements of a mode the configuration does not list",
-            )
+            counted = self._unconfigured
+            counted[(platform, missing)] = counted.get((platform, missing), 0) + 1
             return
         if not mode.stakes_points:
             return
@@ -108,6 +112,25 @@ class Points:
         else:
             self.days[key] = (held[0] + swing, held[1])
 
+    def settlements(
+        self, seqs: Sequence[int], events: Sequence[LedgerEvent], days: Sequence[date]
+    ) -> None:
+        """A block's settlements (`see` each, in ledger order); without a configuration of the
+        modes, those with points only counted per platform."""
+        if self.modes is not None:
+            collect, see = self.collect, self.see
+            for seq, e, day in zip(seqs, events, days, strict=True):
+                collect.seq = seq
+                see(e, day)
+            return
+        pointed = map(operator.is_not, map(_UNITS, events), repeat(None))
+        counted = self._unconfigured
+        for platform, n in Counter(compress(map(_PLATFORM, events), pointed)).items():
+            if platform not in self._judged:
+                self._judged.add(platform)
+                self.collect.checked.add(("point_caps", platform))
+            counted[(platform, CONFIG)] = counted.get((platform, CONFIG), 0) + n
+
     def part(self) -> None:
         """A worker judges its accounts' days itself (`finish`); nothing is left open."""
         self.finish()
@@ -116,6 +139,10 @@ class Points:
         """Nothing to take: the days were judged where they were summed."""
 
     def finish(self) -> None:
+        for (platform, missing), n in self._unconfigured.items():
+            why = UNCONFIGURED if missing == CONFIG else UNLISTED
+            self.collect.cannot("point_caps", platform, missing, why, n)
+        self._unconfigured.clear()
         for (platform, account, name, day), (total, (id, at, units, seq)) in sorted(
             self.days.items()
         ):
