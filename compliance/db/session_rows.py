@@ -161,32 +161,11 @@ def finding_values(run_id: int, s: AuditedSession, lines: LineIds) -> list[tuple
     for f in s.findings:
         if type(f) is TemplatedFinding:
             line = f.line
-            rows.append(
-                (
-                    run_id,
-                    platform,
-                    session_id,
-                    f.kind,
-                    f.subject,
-                    f.tier,
-                    f.jurisdiction,
-                    f.own,
-                    lines.id_for(line) if line else None,
-                )
-            )
-            continue
-        line_id, text = stored(f, lines)
+            tier, text, line_id = f.tier, f.own, lines.id_for(line) if line else None
+        else:
+            line_id, text = stored(f, lines)
+            tier = getattr(f, "tier", None)
         rows.append(
-            (
-                run_id,
-                platform,
-                session_id,
-                f.kind,
-                f.subject,
-                getattr(f, "tier", None),
-                f.jurisdiction,
-                text,
-                line_id,
-            )
+            (run_id, platform, session_id, f.kind, f.subject, tier, f.jurisdiction, text, line_id)
         )
     return rows
