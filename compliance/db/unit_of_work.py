@@ -10,7 +10,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from compliance.db.dutystore import SqlDutiesRepository
-from compliance.db.engine import make_engine
+from compliance.db.engine import WORKER_PAGE_CACHE_KIB, make_engine
 from compliance.db.errors import database_error, translated
 from compliance.db.evidence import SqlEvidenceRepository
 from compliance.db.finding_rows import LineIds
@@ -89,13 +89,13 @@ class SqlUnitOfWorkFactory:
 
     def __call__(self) -> SqlUnitOfWork:
         if self._engine is None:
-            self._engine = make_engine(self.url)
+            self._engine = make_engine(self.url, WORKER_PAGE_CACHE_KIB)
         return SqlUnitOfWork(self._engine)
 
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            self._engine = make_engine(self.url)
+            self._engine = make_engine(self.url, WORKER_PAGE_CACHE_KIB)
         return self._engine
 
     def where(self) -> str:
