@@ -68,7 +68,10 @@ class EngineSpec:
     `options_type`, `presets` and `default_preset` resolve a log's variant;
     `seat_range` bounds the players of a simulated session; `tally`, when a
     game has one, is its fused one-pass tally `(session, player_ids, options)`,
-    equal to metrics.tally(replay(session)).
+    equal to metrics.tally(replay(session)). `keys_apart` names round fields whose keys
+    the game proves itself (`logs.key_counts`), given the field's raw JSON in each round of a
+    line (None where left out) and the line's raw `rounds`: True only if each text decodes as
+    the field's type and no object in it names a key twice.
     """
 
     code: str
@@ -80,6 +83,9 @@ class EngineSpec:
     default_preset: str
     seat_range: tuple[int, int] = (2, 6)
     tally: Tally | None = None
+    keys_apart: Mapping[str, Callable[[list[bytes | None], msgspec.Raw], bool]] = field(
+        default_factory=dict
+    )
 
 
 class Game(Protocol):

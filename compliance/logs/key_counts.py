@@ -17,6 +17,11 @@ not decode (not UTF-8, a round that is not its game's) or a game whose round typ
 mirror (a field of `Any`, a union of records, a record read as an array, a time in a round)
 prove nothing, and the caller asks the exact check (`reader.duplicate_key`).
 
+A game may prove some round fields itself (`EngineSpec.keys_apart`): a second mirror keeps
+them as raw JSON, copied when written back, so their colons stand on both sides of the count,
+and the game's prover answers for their keys (and their bytes, by decoding them). Where that
+proves nothing, the whole mirror is asked as before.
+
 It is meant for a line whose header `Session` has already decoded: the header's scalar
 fields are read as raw bytes in the mirror, which is sound only because their types hold.
 """
@@ -27,6 +32,7 @@ import datetime
 import decimal
 import enum
 import types
+from collections.abc import Callable, Collection, Mapping
 from types import GenericAlias
 from typing import Annotated, Any, Literal, Protocol, Union, get_args, get_origin
 
@@ -63,8 +69,9 @@ class _Mirrors:
     """Mirrors of one kind: header ones, whose scalar leaves stay raw bytes (their types were
     decoded already), or round ones, whose leaves are decoded (checked, UTF-8 and all)."""
 
-    def __init__(self, raw_leaves: bool):
+    def __init__(self, raw_leaves: bool, apart: tuple[type, Collection[str]] | None = None):
         self.raw_leaves = raw_leaves
+        self.apart = apart
         self.allowed = _HEADER_SCALARS if raw_leaves else _SCALARS
         self.made: dict[type, type] = {}
         self.making: set[type] = set()
@@ -99,9 +106,15 @@ class _Mirrors:
         if config.array_like or config.tag_field is not None or tp in self.making:
             raise NoMirror(tp.__name__)
         self.making.add(tp)
+        apart = self.apart[1] if self.apart is not None and self.apart[0] is tp else ()
         try:
             fields = [
-                (f.encode_name, self.of(f.type) | msgspec.UnsetType, msgspec.UNSET)
+                (
+                    f.encode_name,
+                    (msgspec.Raw if f.encode_name in apart else self.of(f.type))
+                    | msgspec.UnsetType,
+                    msgspec.UNSET,
+                )
                 for f in msgspec.structs.fields(tp)
             ]
         finally:
@@ -127,10 +140,12 @@ def _bare(tp: Any) -> Any:
     return tp
 
 
-def mirror_of(round_type: type) -> type:
+def mirror_of(round_type: type, apart: Collection[str] = ()) -> type:
     """The mirror of a session line whose rounds are `round_type` records; NoMirror where
-    a type's keys cannot be counted."""
-    header, rounds = _Mirrors(raw_leaves=True), _Mirrors(raw_leaves=False)
+    a type's keys cannot be counted. The round fields named in `apart` stay raw JSON (copied
+    as they are when written back: their keys are for the game to prove)."""
+    header = _Mirrors(raw_leaves=True)
+    rounds = _Mirrors(raw_leaves=False, apart=(round_type, apart))
     fields = []
     for f in msgspec.structs.fields(Session):
         tp = _many(rounds.of(round_type)) if f.name == "rounds" else header.of(f.type)
@@ -147,17 +162,35 @@ class Engines(Protocol):
     def __call__(self, code: str, /) -> Any: ...
 
 
-_decoders: dict[type, msgspec.json.Decoder | None] = {}
+# a game's proof of one round field apart: the field's raw JSON in each round of a line (None
+# where a round leaves it out), and the line's raw `rounds` as `Session` decoded them
+Prover = Callable[[list[bytes | None], msgspec.Raw], bool]
 
 
-def _decoder(game: str, engines: Engines) -> msgspec.json.Decoder | None:
+class _Decoders:
+    """A game's mirror decoders: the whole line's, and one with the round fields the game
+    proves itself (`EngineSpec.keys_apart`) left raw, with their provers."""
+
+    def __init__(self, round_type: type, provers: Mapping[str, Prover]):
+        self.whole: msgspec.json.Decoder[Any] = msgspec.json.Decoder(mirror_of(round_type))
+        self.provers = tuple(provers.items())
+        self.apart: msgspec.json.Decoder[Any] | None = (
+            msgspec.json.Decoder(mirror_of(round_type, provers.keys())) if provers else None
+        )
+
+
+_decoders: dict[type, _Decoders | None] = {}
+
+
+def _decoder(game: str, engines: Engines) -> _Decoders | None:
     try:
-        round_type = engines(game).spec.round_type
+        spec = engines(game).spec
     except ComplianceError:  # not a game: the line is refused later
         return None
+    round_type = spec.round_type
     if round_type not in _decoders:
         try:
-            _decoders[round_type] = msgspec.json.Decoder(mirror_of(round_type))
+            _decoders[round_type] = _Decoders(round_type, getattr(spec, "keys_apart", {}))
         except NoMirror:
             _decoders[round_type] = None
     return _decoders[round_type]
@@ -168,11 +201,37 @@ def keys_counted(raw: bytes, session: Session, engines: Engines) -> bool:
     (its rounds as `engines` says its game's are). False proves nothing."""
     if b"\\" in raw:
         return False
-    decoder = _decoder(session.game, engines)
-    if decoder is None:
+    decoders = _decoder(session.game, engines)
+    if decoders is None:
         return False
+    if decoders.apart is not None and _counted_apart(
+        raw, session.rounds, decoders.apart, decoders.provers
+    ):
+        return True
+    return _counted(raw, decoders.whole) is not False
+
+
+def _counted(raw: bytes, decoder: msgspec.json.Decoder) -> Any:
+    """The mirror of a line whose colons it proves, or False."""
     try:
         mirror = decoder.decode(raw)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return False
-    return raw.count(b":") == _encode(mirror).count(b":")
+    return mirror if raw.count(b":") == _encode(mirror).count(b":") else False
+
+
+def _counted_apart(
+    raw: bytes, rounds: msgspec.Raw, decoder: msgspec.json.Decoder, provers: tuple
+) -> bool:
+    """The count with the fields apart copied raw (their colons on both sides), and those
+    fields proven by the game. A proof here is one the whole mirror would give: each prover
+    says its text decodes as its field's type with no key named twice in it."""
+    mirror = _counted(raw, decoder)
+    if mirror is False or mirror.rounds is msgspec.UNSET:
+        return False
+    unset = msgspec.UNSET
+    for name, prove in provers:
+        texts = [getattr(record, name) for record in mirror.rounds]
+        if not prove([None if t is unset else bytes(t) for t in texts], rounds):
+            return False
+    return True

@@ -10,6 +10,7 @@ play decoded once; `options` and `record` are the variant and the round record;
 from __future__ import annotations
 
 from compliance.games.base import EngineSpec
+from compliance.games.guandan.decode import keys_proven
 from compliance.games.guandan.engine import Guandan, Match, replay_hands, seats_of
 from compliance.games.guandan.options import DEFAULT_PRESET, PRESETS, GuandanOptions
 from compliance.games.guandan.record import GuandanHand, GuandanPlay, GuandanTribute
@@ -23,6 +24,7 @@ SPEC = EngineSpec(
     presets=PRESETS,
     default_preset=DEFAULT_PRESET,
     seat_range=(4, 4),
+    keys_apart={"plays": keys_proven},
 )
 GAME = Guandan(SPEC)
 ROUND_TYPE = SPEC.round_type

@@ -8,10 +8,16 @@ as one object, and objects that each decode alone, joined by commas inside brack
 the array of exactly those objects (an object ends at its own closing brace). Anything
 else (whitespace between plays, a text that does not decode, a hand or a line that fails)
 is decoded as `decode_rounds` decodes it, which accepts or rejects it with its own words.
+
+The same cut proves the plays' keys for the reader (`keys_proven`, the engine's
+`keys_apart`): a text is kept only if no key of its play can be named twice, so a hand
+whose texts are all kept holds no repeat; the plays so cut are kept for the line's decode,
+which then need not cut them again.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Annotated, Any
 
 import msgspec
@@ -46,15 +52,21 @@ Hand = tuple[RawHand | GuandanHand, list[Play]]
 _hands = msgspec.json.Decoder(Annotated[list[RawHand], msgspec.Meta(max_length=MAX_ROUNDS)])
 _play = msgspec.json.Decoder(GuandanPlay)
 _plays = msgspec.json.Decoder(list[GuandanPlay])
-known: dict[bytes, Play] = {}
+MAX_READY = 1 << 11  # lines whose plays the key proof keeps for their decode; the oldest go
+ready: OrderedDict[int, tuple[msgspec.Raw, list[list[Play]]]] = OrderedDict()
 
 
 def decode_hands(raw: msgspec.Raw | bytes) -> list[Hand]:
     """The hands of a session's `rounds` with their plays, equal to
     `decode_rounds(raw, GuandanHand)` (`whole` makes each one's `GuandanHand`), which
-    gives the error of a line it rejects."""
+    gives the error of a line it rejects. The plays are those the reader's key proof cut
+    (`keys_proven`) where it kept them."""
+    kept = ready.pop(id(raw), None)
     try:
-        return [(hand, plays_of(bytes(hand.plays))) for hand in _hands.decode(raw)]
+        hands = _hands.decode(raw)
+        if kept is not None and kept[0] is raw and len(kept[1]) == len(hands):
+            return list(zip(hands, kept[1], strict=True))
+        return [(hand, plays_of(bytes(hand.plays))) for hand in hands]
     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
         return [(hand, list(map(play_of, hand.plays))) for hand in decode_rounds(raw, GuandanHand)]
 
@@ -84,31 +96,68 @@ def play_of(play: GuandanPlay) -> Play:
 
 def plays_of(text: bytes) -> list[Play]:
     """The plays of one hand's raw `plays` (a decode error for an array msgspec rejects)."""
-    if text.startswith(b"[{") and text.endswith(b"}]"):
-        pieces = text[2:-2].split(b"},{")
-        try:
-            return list(map(known.__getitem__, pieces))
-        except KeyError:
-            found = list(map(known.get, pieces))
-        for i, play in enumerate(found):
-            if play is None:
-                play = found[i] = _learn(pieces[i])
-                if play is None:
-                    break
-        else:
-            return found  # type: ignore[return-value]
-    return list(map(play_of, _plays.decode(text)))
+    found = _cut(text)
+    return list(map(play_of, _plays.decode(text))) if found is None else found
 
 
-def _learn(piece: bytes) -> Play | None:
-    """The play a text between `},{` cuts makes alone, kept; None if it makes none."""
-    found = known.get(piece)
-    if found is None:
+def keys_proven(texts: list[bytes | None], rounds: msgspec.Raw) -> bool:
+    """True: the raw `plays` of each hand of a line (None where left out) decode as
+    `GuandanPlay`s and no play names a key twice (every text kept in `known` was proven so
+    when it was learnt). The plays are kept for `decode_hands` of the same `rounds`."""
+    hands: list[list[Play]] = []
+    for text in texts:
+        if text is None or text == b"[]":
+            hands.append([])
+            continue
+        plays = _cut(text)
+        if plays is None:
+            return False
+        hands.append(plays)
+    ready[id(rounds)] = (rounds, hands)
+    if len(ready) > MAX_READY:
+        ready.popitem(last=False)
+    return True
+
+
+def _cut(text: bytes) -> list[Play] | None:
+    """The plays of a hand's raw `plays` from the texts between `},{` cuts, each decoded
+    alone (and kept), or None where one does not decode so or is not proven."""
+    if not (text.startswith(b"[{") and text.endswith(b"}]")):
+        return None
+    try:
+        return list(map(known.__getitem__, text[2:-2].split(b"},{")))
+    except KeyError:
+        return None
+
+
+class Known(dict[bytes, Play]):
+    """The plays of the texts met between `},{` cuts; a text not met yet is learnt on
+    look-up (KeyError if it makes no play alone, or may name a key twice)."""
+
+    def __missing__(self, piece: bytes) -> Play:
+        # A play's keys are `player`, `cards` and `combo` (no other field is allowed), and
+        # without a backslash a key is its own bytes: each written at most once is named at
+        # most once. (A text with a backslash is never asked by the key proof, which takes
+        # no line that holds one; for the rounds' decode its repeats do not matter.)
+        if (
+            piece.count(b'"player"') > 1
+            or piece.count(b'"cards"') > 1
+            or piece.count(b'"combo"') > 1
+        ):
+            raise KeyError(piece)
         try:
-            found = play_of(_play.decode(b"{" + piece + b"}"))
+            play = _play.decode(b"{" + piece + b"}")
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            return None
-        if len(known) >= MAX_KEPT:
-            known.clear()
-        known[piece] = found
-    return found
+            raise KeyError(piece) from None
+        cards = play.cards
+        if not cards:
+            found: Play = (play.player, (), play)
+        else:
+            found = (play.player, cards if play.combo is None else (cards, play.combo), play)
+        if len(self) >= MAX_KEPT:
+            self.clear()
+        self[piece] = found
+        return found
+
+
+known = Known()

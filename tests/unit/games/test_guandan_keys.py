@@ -1,0 +1,112 @@
+"""键名: 掼蛋's plays proven free of repeated keys apart from the line's mirror
+(`decode.keys_proven`, `EngineSpec.keys_apart`): the reader proves exactly the lines the
+whole mirror proves, never one with a repeat, and the plays it keeps for the rounds' decode
+are those the decode would read."""
+
+from __future__ import annotations
+
+import functools
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compliance.errors import DecodeError
+from compliance.games import get_game
+from compliance.games.guandan import GAME, decode
+from compliance.logs import key_counts, reader
+from compliance.logs.key_counts import keys_counted
+from compliance.logs.reader import duplicate_key
+from compliance.service_layer.simulate import SimulationSpec, write_log
+
+# texts put inside the plays: repeats of each key of a play, and what breaks the cuts
+INSERTS = [
+    b'"player":"x",', b'"player":"u00001",', b'"cards":["S3"],', b'"cards":[],',
+    b'"combo":"single:3",', b'"combo":null,', b'"player":"cards",', b'"x":1,', b" ",
+    b"\n", b"},{", b'"', b"\\", b"\x01", b"\xff", b'"pl\\u0061yer":"x",', b"[]",
+]  # fmt: skip
+
+
+@functools.cache
+def _lines() -> tuple[bytes, ...]:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "guandan.jsonl"
+        spec = SimulationSpec(games=("guandan",), sessions=3, seed=4, rounds=(1, 3), anomalies=0.3)
+        write_log(spec, str(path))
+        return tuple(path.read_bytes().splitlines())
+
+
+def _edited(line: bytes, rng: random.Random, edits: int) -> bytes:
+    """Inserts just after a play's `{` or a comma inside the plays."""
+    for _ in range(edits):
+        start = line.find(b'"plays":[')
+        spots = [i + 1 for i in range(start, len(line)) if line[i] in b"{,"]
+        at = rng.choice(spots)
+        line = line[:at] + rng.choice(INSERTS) + line[at:]
+    return line
+
+
+def _whole_only() -> Any:
+    """`keys_counted` with the whole mirror alone, as before the plays were proven apart."""
+    return mock.patch.object(key_counts, "_counted_apart", return_value=False)
+
+
+def _read(raw: bytes) -> Any:
+    try:
+        session = reader.decode_session(raw, get_game)
+    except DecodeError as exc:
+        return str(exc)
+    try:
+        return list(GAME.replay(session))
+    except DecodeError as exc:
+        return str(exc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 3), st.booleans())
+def test_the_plays_proven_apart_prove_what_the_whole_mirror_proves(seed, edits, cold):
+    rng = random.Random(seed)
+    lines = _lines()
+    raw = _edited(lines[rng.randrange(len(lines))], rng, edits)
+    if cold:
+        decode.known.clear()
+    try:
+        session = reader.typed_decode(reader._decoder, raw, "session")
+    except DecodeError:
+        return
+    proven = keys_counted(raw, session, get_game)
+    with _whole_only():
+        assert proven == keys_counted(raw, session, get_game)
+    if proven:
+        assert duplicate_key(raw) is None
+    decode.ready.clear()
+    with _whole_only():
+        before = _read(raw)
+    assert _read(raw) == before  # the plays kept by the proof, as the decode reads them
+
+
+def test_simulated_lines_are_proven_apart_and_their_plays_kept():
+    decode.ready.clear()
+    decode.known.clear()
+    for raw in _lines():
+        session = reader.typed_decode(reader._decoder, raw, "session")
+        assert keys_counted(raw, session, get_game)
+        assert id(session.rounds) in decode.ready
+        with mock.patch.object(decode, "plays_of", side_effect=AssertionError):
+            assert list(GAME.replay(session))
+    assert not decode.ready
+
+
+def test_a_repeat_inside_a_play_is_never_proven():
+    raw = _lines()[0]
+    at = raw.index(b'"plays":[{') + len(b'"plays":[{')
+    for pairs in (b'"player":"x",', b'"cards":[],', b'"combo":null,"combo":null,'):
+        twice = raw[:at] + pairs + raw[at:]
+        session = reader.typed_decode(reader._decoder, twice, "session")
+        decode.known.clear()
+        assert not keys_counted(twice, session, get_game)
+        assert duplicate_key(twice) is not None
