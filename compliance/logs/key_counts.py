@@ -19,6 +19,10 @@ prove nothing, and the caller asks the exact check (`reader.duplicate_key`).
 
 It is meant for a line whose header `Session` has already decoded: the header's scalar
 fields are read as raw bytes in the mirror, which is sound only because their types hold.
+
+A round field that lists records of two keys, a text and then a list of leaves (升级's
+tricks, `{"player":"…","cards":[…]}` some hundred times a round), is not decoded but left
+as its bytes (`_PairLists`): building its objects cost more than the rest of the proof.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import datetime
 import decimal
 import enum
 import types
+from dataclasses import dataclass
 from types import GenericAlias
 from typing import Annotated, Any, Literal, Protocol, Union, get_args, get_origin
 
@@ -34,6 +39,7 @@ import msgspec
 import msgspec.structs
 
 from compliance.errors import ComplianceError
+from compliance.logs.pair_lists import PairList, emptied_colons, pair_lists
 from compliance.logs.records import Session
 
 _encode = msgspec.json.encode
@@ -63,8 +69,9 @@ class _Mirrors:
     """Mirrors of one kind: header ones, whose scalar leaves stay raw bytes (their types were
     decoded already), or round ones, whose leaves are decoded (checked, UTF-8 and all)."""
 
-    def __init__(self, raw_leaves: bool):
+    def __init__(self, raw_leaves: bool, left_raw: dict[type, frozenset[str]] | None = None):
         self.raw_leaves = raw_leaves
+        self.left_raw = left_raw or {}  # fields of a record kept as their bytes
         self.allowed = _HEADER_SCALARS if raw_leaves else _SCALARS
         self.made: dict[type, type] = {}
         self.making: set[type] = set()
@@ -99,9 +106,14 @@ class _Mirrors:
         if config.array_like or config.tag_field is not None or tp in self.making:
             raise NoMirror(tp.__name__)
         self.making.add(tp)
+        left = self.left_raw.get(tp, frozenset())
         try:
             fields = [
-                (f.encode_name, self.of(f.type) | msgspec.UnsetType, msgspec.UNSET)
+                (
+                    f.encode_name,
+                    (msgspec.Raw if f.encode_name in left else self.of(f.type)) | msgspec.UnsetType,
+                    msgspec.UNSET,
+                )
                 for f in msgspec.structs.fields(tp)
             ]
         finally:
@@ -127,10 +139,11 @@ def _bare(tp: Any) -> Any:
     return tp
 
 
-def mirror_of(round_type: type) -> type:
-    """The mirror of a session line whose rounds are `round_type` records; NoMirror where
-    a type's keys cannot be counted."""
-    header, rounds = _Mirrors(raw_leaves=True), _Mirrors(raw_leaves=False)
+def mirror_of(round_type: type, left_raw: frozenset[str] = frozenset()) -> type:
+    """The mirror of a session line whose rounds are `round_type` records, the round fields
+    named in `left_raw` kept as their bytes; NoMirror where a type's keys cannot be counted."""
+    header = _Mirrors(raw_leaves=True)
+    rounds = _Mirrors(raw_leaves=False, left_raw={round_type: left_raw})
     fields = []
     for f in msgspec.structs.fields(Session):
         tp = _many(rounds.of(round_type)) if f.name == "rounds" else header.of(f.type)
@@ -147,20 +160,37 @@ class Engines(Protocol):
     def __call__(self, code: str, /) -> Any: ...
 
 
-_decoders: dict[type, msgspec.json.Decoder | None] = {}
+@dataclass(frozen=True, slots=True)
+class _Proof:
+    """A game's decoders of mirrors: `whole`, and where its rounds list two-key records
+    (`pair_lists`), `pairs_left` that keeps those lists as their bytes."""
+
+    whole: msgspec.json.Decoder[Any]
+    pairs: tuple[PairList, ...] = ()
+    pairs_left: msgspec.json.Decoder[Any] | None = None
 
 
-def _decoder(game: str, engines: Engines) -> msgspec.json.Decoder | None:
+_proofs: dict[type, _Proof | None] = {}
+
+
+def _proof(game: str, engines: Engines) -> _Proof | None:
     try:
         round_type = engines(game).spec.round_type
     except ComplianceError:  # not a game: the line is refused later
         return None
-    if round_type not in _decoders:
+    if round_type not in _proofs:
         try:
-            _decoders[round_type] = msgspec.json.Decoder(mirror_of(round_type))
+            whole: msgspec.json.Decoder[Any] = msgspec.json.Decoder(mirror_of(round_type))
         except NoMirror:
-            _decoders[round_type] = None
-    return _decoders[round_type]
+            _proofs[round_type] = None
+        else:
+            pairs = pair_lists(round_type)
+            left = frozenset(pair.field for pair in pairs)
+            fast: msgspec.json.Decoder[Any] | None = None
+            if pairs:
+                fast = msgspec.json.Decoder(mirror_of(round_type, left))
+            _proofs[round_type] = _Proof(whole, pairs, fast)
+    return _proofs[round_type]
 
 
 def keys_counted(raw: bytes, session: Session, engines: Engines) -> bool:
@@ -168,11 +198,24 @@ def keys_counted(raw: bytes, session: Session, engines: Engines) -> bool:
     (its rounds as `engines` says its game's are). False proves nothing."""
     if b"\\" in raw:
         return False
-    decoder = _decoder(session.game, engines)
-    if decoder is None:
+    proof = _proof(session.game, engines)
+    if proof is None:
         return False
+    colons = raw.count(b":")
+    if proof.pairs_left is not None:
+        mirror = _decoded(proof.pairs_left, raw)
+        if mirror is None:  # the whole mirror accepts no more than this one
+            return False
+        rounds = mirror.rounds
+        taken = 0 if rounds is msgspec.UNSET else emptied_colons(rounds, proof.pairs, raw)
+        if taken >= 0 and colons == _encode(mirror).count(b":") + taken:
+            return True
+    mirror = _decoded(proof.whole, raw)
+    return mirror is not None and colons == _encode(mirror).count(b":")
+
+
+def _decoded(decoder: msgspec.json.Decoder[Any], raw: bytes) -> Any:
     try:
-        mirror = decoder.decode(raw)
+        return decoder.decode(raw)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        return False
-    return raw.count(b":") == _encode(mirror).count(b":")
+        return None

@@ -1,0 +1,148 @@
+"""成对记录: prove by counting bytes that lists of two-key records name no key twice.
+
+A round field whose type lists (in lists …) records of exactly two fields, a text and then
+a list of leaves (升级's tricks: `{"player":"…","cards":[…]}`), is left as its bytes by the
+key-counting mirror (`key_counts`), which then asks this module about them. The texts of a
+line's such fields, joined, are proven when
+
+- `{` occurs N times, the record's opening `{"player":"` N times and its joint
+  `","cards":[` N times, and
+- the line has exactly 2N colons more than the mirror written back with those fields
+  emptied (`key_counts.keys_counted`), and each field has fewer than `MAX_BRACKETS` `[`.
+
+Why that suffices, for a line a JSON decoder has accepted and that has no backslash, so
+that quotes alternate opening and closing and no string holds a quote: in an opening, the
+quote after `{` cannot close a string (the word after it would then be bare text outside
+a string, which JSON does not allow), so its `{` opens an object whose first key is the
+record's first, with a text value; in a joint the first quote cannot open a string (the
+same), so the second key follows a text value in its object and its value is a list. N
+openings among N `{` bytes make every object one that opens with the first key. The colons
+bound the keys: every key has one colon after it, and the rest of the line (with no more
+keys than its mirror, no more colons in its strings) takes none of the 2N, so these fields
+hold at most 2N keys: the N first keys and the N second keys counted, and no other. An
+object's second key counted follows a text value, so follows its first key (a second key's
+value is a list, ending `]`): one in each object. So every object has its two keys once.
+The brackets bound the nesting (each object holds a list: at most 2 × `MAX_BRACKETS`
+deep), so no decoder that checks the line after this one would find it too deep; a field
+no longer than Python's limit on an integer's digits holds no integer that `json` refuses;
+a line not in ASCII must be UTF-8 in these fields, as the decoded mirror would require.
+What these do not prove is left to the whole mirror, as if this module were not there.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from typing import Annotated, Any, get_args, get_origin
+
+import msgspec
+import msgspec.structs
+
+MAX_BRACKETS = 400
+EMPTIED = msgspec.Raw(b"[]")
+_KEY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SEQUENCES = (list, tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class PairList:
+    """A round field (its name in the JSON) listing two-key records, with their two keys'
+    opening and joint as bytes."""
+
+    field: str
+    opening: bytes
+    joint: bytes
+
+
+def _items(tp: Any) -> Any:
+    """What a list (or tuple of any length) of `tp` holds; None if it is not one."""
+    while get_origin(tp) is Annotated:
+        tp = get_args(tp)[0]
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is list and len(args) == 1:
+        return args[0]
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return args[0]
+    return None
+
+
+def _bare(tp: Any) -> Any:
+    while get_origin(tp) is Annotated:
+        tp = get_args(tp)[0]
+    return tp
+
+
+def _pair_record(tp: Any) -> tuple[str, str] | None:
+    """The two keys of a record of a text and a list, in that order, or None."""
+    if not (isinstance(tp, type) and issubclass(tp, msgspec.Struct)):
+        return None
+    config = tp.__struct_config__  # type: ignore[attr-defined]
+    if config.array_like or config.tag_field is not None:
+        return None
+    fields = msgspec.structs.fields(tp)
+    if len(fields) != 2 or _bare(fields[0].type) is not str or _items(fields[1].type) is None:
+        return None
+    names = (fields[0].encode_name, fields[1].encode_name)
+    if not all(_KEY_NAME.fullmatch(name) for name in names):
+        return None
+    return names
+
+
+def pair_lists(round_type: type) -> tuple[PairList, ...]:
+    """The fields of `round_type` that list (in lists …) two-key records."""
+    found = []
+    for f in msgspec.structs.fields(round_type):
+        items = _items(f.type)
+        while items is not None and _items(items) is not None:
+            items = _items(items)
+        keys = _pair_record(items) if items is not None else None
+        if keys is not None:
+            first, second = keys
+            opening = b'{"' + first.encode() + b'":"'
+            joint = b'","' + second.encode() + b'":['
+            found.append(PairList(f.encode_name, opening, joint))
+    return tuple(found)
+
+
+def emptied_colons(rounds: Any, pairs: tuple[PairList, ...], line: bytes) -> int:
+    """The 2N colons that the pair lists of `rounds` (the mirror of `line`'s records) take,
+    each list replaced in its record by `[]` (for the mirror to be written back without
+    them); -1 where their texts do not read as the module's docstring says (nothing is then
+    proven)."""
+    objects = 0
+    digits = sys.get_int_max_str_digits()
+    for pair in pairs:
+        texts = []
+        for record in rounds:
+            text = getattr(record, pair.field)
+            if text is not msgspec.UNSET:
+                texts.append(text)
+                setattr(record, pair.field, EMPTIED)
+        if not texts:
+            continue
+        joined = b"\n".join(texts)
+        count = joined.count(b"{")
+        if joined.count(pair.opening) != count or joined.count(pair.joint) != count:
+            return -1
+        if digits and max(map(len, texts)) > digits:
+            return -1  # a number too long for `json` to read could hide in it
+        if not line.isascii():
+            try:
+                joined.decode("utf-8")
+            except UnicodeDecodeError:
+                return -1
+        if joined.count(b"[") >= MAX_BRACKETS and not _shallow(joined, texts):
+            return -1
+        objects += count
+    return 2 * objects
+
+
+def _shallow(joined: bytes, texts: list[Any]) -> bool:
+    start = 0
+    for text in texts:
+        end = start + len(text)
+        if joined.count(b"[", start, end) >= MAX_BRACKETS:
+            return False
+        start = end + 1
+    return True
