@@ -207,7 +207,7 @@ def keys_counted(raw: bytes, session: Session, engines: Engines) -> bool:
         if mirror is None:  # the whole mirror accepts no more than this one
             return False
         rounds = mirror.rounds
-        taken = 0 if rounds is msgspec.UNSET else emptied_colons(rounds, proof.pairs, raw)
+        taken = 0 if rounds is msgspec.UNSET else emptied_colons(rounds, proof.pairs)
         if taken >= 0 and colons == _encode(mirror).count(b":") + taken:
             return True
     mirror = _decoded(proof.whole, raw)

@@ -5,28 +5,28 @@ a list of leaves (升级's tricks: `{"player":"…","cards":[…]}`), is left as
 key-counting mirror (`key_counts`), which then asks this module about them. The texts of a
 line's such fields, joined, are proven when
 
-- `{` occurs N times, the record's opening `{"player":"` N times and its joint
-  `","cards":[` N times, and
+- the record's opening `{"player":"` occurs N times and its joint `","cards":[` N times,
 - the line has exactly 2N colons more than the mirror written back with those fields
-  emptied (`key_counts.keys_counted`), and each field has fewer than `MAX_BRACKETS` `[`.
+  emptied (`key_counts.keys_counted`), and
+- each field has fewer than `MAX_BRACKETS` `[`, is no longer than Python's limit on an
+  integer's digits, and is ASCII or UTF-8.
 
 Why that suffices, for a line a JSON decoder has accepted and that has no backslash, so
 that quotes alternate opening and closing and no string holds a quote: in an opening, the
 quote after `{` cannot close a string (the word after it would then be bare text outside
 a string, which JSON does not allow), so its `{` opens an object whose first key is the
 record's first, with a text value; in a joint the first quote cannot open a string (the
-same), so the second key follows a text value in its object and its value is a list. N
-openings among N `{` bytes make every object one that opens with the first key. The colons
-bound the keys: every key has one colon after it, and the rest of the line (with no more
-keys than its mirror, no more colons in its strings) takes none of the 2N, so these fields
-hold at most 2N keys: the N first keys and the N second keys counted, and no other. An
-object's second key counted follows a text value, so follows its first key (a second key's
-value is a list, ending `]`): one in each object. So every object has its two keys once.
-The brackets bound the nesting (each object holds a list: at most 2 × `MAX_BRACKETS`
-deep), so no decoder that checks the line after this one would find it too deep; a field
-no longer than Python's limit on an integer's digits holds no integer that `json` refuses;
-a line not in ASCII must be UTF-8 in these fields, as the decoded mirror would require.
-What these do not prove is left to the whole mirror, as if this module were not there.
+same), so the second key follows a text value in its object and its value is a list. The
+colons bound the keys: every key has one colon after it, and the rest of the line (with no
+more keys than its mirror, no more colons in its strings) takes none of the 2N, so these
+fields hold at most 2N keys: the N first keys and the N second keys counted, and no other.
+An object without an opening then has no key at all (its first key would be neither: a
+second key follows a comma), and one with an opening has one second key, right after its
+first (a second key counted follows a text value, and a second key's value is a list,
+ending `]`). So no object names a key twice. Each object with keys holds a list, so the
+fields nest at most 2 × `MAX_BRACKETS` + 1 deep and no decoder that checks the line after
+this one finds them too deep; no integer in them is too long for `json`; and they are text
+as the decoded mirror would require. What is not proven is left to the whole mirror.
 """
 
 from __future__ import annotations
@@ -105,11 +105,10 @@ def pair_lists(round_type: type) -> tuple[PairList, ...]:
     return tuple(found)
 
 
-def emptied_colons(rounds: Any, pairs: tuple[PairList, ...], line: bytes) -> int:
-    """The 2N colons that the pair lists of `rounds` (the mirror of `line`'s records) take,
-    each list replaced in its record by `[]` (for the mirror to be written back without
-    them); -1 where their texts do not read as the module's docstring says (nothing is then
-    proven)."""
+def emptied_colons(rounds: Any, pairs: tuple[PairList, ...]) -> int:
+    """The 2N colons that the pair lists of `rounds` (a mirror's records) take, each list
+    replaced in its record by `[]` (for the mirror to be written back without them); -1
+    where their texts do not read as the module's docstring says (nothing is then proven)."""
     objects = 0
     digits = sys.get_int_max_str_digits()
     for pair in pairs:
@@ -122,17 +121,17 @@ def emptied_colons(rounds: Any, pairs: tuple[PairList, ...], line: bytes) -> int
         if not texts:
             continue
         joined = b"\n".join(texts)
-        count = joined.count(b"{")
-        if joined.count(pair.opening) != count or joined.count(pair.joint) != count:
+        count = joined.count(pair.opening)
+        if joined.count(pair.joint) != count:
             return -1
         if digits and max(map(len, texts)) > digits:
             return -1  # a number too long for `json` to read could hide in it
-        if not line.isascii():
+        if not joined.isascii():
             try:
                 joined.decode("utf-8")
             except UnicodeDecodeError:
                 return -1
-        if joined.count(b"[") >= MAX_BRACKETS and not _shallow(joined, texts):
+        if not _shallow(joined, texts):
             return -1
         objects += count
     return 2 * objects

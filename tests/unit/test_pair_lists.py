@@ -145,5 +145,5 @@ def test_a_list_nested_past_the_bound_is_not_proven():
 
     shallow = msgspec.Raw(b'[[{"player":"a","cards":[' + b"[]," * 10 + b'"S2"]}]]')
     deep = msgspec.Raw(b'[[{"player":"a","cards":[' + b"[" * 500 + b"]" * 500 + b"]}]]")
-    assert emptied_colons([Round(shallow)], pair, b"") == 2
-    assert emptied_colons([Round(shallow), Round(deep)], pair, b"") == -1
+    assert emptied_colons([Round(shallow)], pair) == 2
+    assert emptied_colons([Round(shallow), Round(deep)], pair) == -1
