@@ -39,7 +39,7 @@ import msgspec
 import msgspec.structs
 
 from compliance.errors import ComplianceError
-from compliance.logs.pair_lists import PairList, emptied_colons, pair_lists
+from compliance.logs.raw_fields import RawFields, emptied_colons, flat_leaves, raw_fields
 from compliance.logs.records import Session
 
 _encode = msgspec.json.encode
@@ -69,9 +69,9 @@ class _Mirrors:
     """Mirrors of one kind: header ones, whose scalar leaves stay raw bytes (their types were
     decoded already), or round ones, whose leaves are decoded (checked, UTF-8 and all)."""
 
-    def __init__(self, raw_leaves: bool, left_raw: dict[type, frozenset[str]] | None = None):
+    def __init__(self, raw_leaves: bool, kept: dict[type, dict[str, Any]] | None = None):
         self.raw_leaves = raw_leaves
-        self.left_raw = left_raw or {}  # fields of a record kept as their bytes
+        self.kept = kept or {}  # fields of a record kept as their bytes, by their types
         self.allowed = _HEADER_SCALARS if raw_leaves else _SCALARS
         self.made: dict[type, type] = {}
         self.making: set[type] = set()
@@ -106,12 +106,13 @@ class _Mirrors:
         if config.array_like or config.tag_field is not None or tp in self.making:
             raise NoMirror(tp.__name__)
         self.making.add(tp)
-        left = self.left_raw.get(tp, frozenset())
+        kept = self.kept.get(tp, {})
         try:
             fields = [
                 (
                     f.encode_name,
-                    (msgspec.Raw if f.encode_name in left else self.of(f.type)) | msgspec.UnsetType,
+                    (kept[f.encode_name] if f.encode_name in kept else self.of(f.type))
+                    | msgspec.UnsetType,
                     msgspec.UNSET,
                 )
                 for f in msgspec.structs.fields(tp)
@@ -139,11 +140,12 @@ def _bare(tp: Any) -> Any:
     return tp
 
 
-def mirror_of(round_type: type, left_raw: frozenset[str] = frozenset()) -> type:
+def mirror_of(round_type: type, kept: dict[str, Any] | None = None) -> type:
     """The mirror of a session line whose rounds are `round_type` records, the round fields
-    named in `left_raw` kept as their bytes; NoMirror where a type's keys cannot be counted."""
+    named in `kept` of the types given there (`raw_fields`); NoMirror where a type's keys
+    cannot be counted."""
     header = _Mirrors(raw_leaves=True)
-    rounds = _Mirrors(raw_leaves=False, left_raw={round_type: left_raw})
+    rounds = _Mirrors(raw_leaves=False, kept={round_type: kept or {}})
     fields = []
     for f in msgspec.structs.fields(Session):
         tp = _many(rounds.of(round_type)) if f.name == "rounds" else header.of(f.type)
@@ -162,12 +164,12 @@ class Engines(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class _Proof:
-    """A game's decoders of mirrors: `whole`, and where its rounds list two-key records
-    (`pair_lists`), `pairs_left` that keeps those lists as their bytes."""
+    """A game's decoders of mirrors: `whole`, and where its rounds list two-key records,
+    `bytes_kept` that keeps those and its leaf lists as their bytes (`raw_fields`)."""
 
     whole: msgspec.json.Decoder[Any]
-    pairs: tuple[PairList, ...] = ()
-    pairs_left: msgspec.json.Decoder[Any] | None = None
+    kept: RawFields = RawFields()
+    bytes_kept: msgspec.json.Decoder[Any] | None = None
 
 
 _proofs: dict[type, _Proof | None] = {}
@@ -184,12 +186,11 @@ def _proof(game: str, engines: Engines) -> _Proof | None:
         except NoMirror:
             _proofs[round_type] = None
         else:
-            pairs = pair_lists(round_type)
-            left = frozenset(pair.field for pair in pairs)
+            kept = raw_fields(round_type, lambda tp: _is_scalar(tp, _SCALARS))
             fast: msgspec.json.Decoder[Any] | None = None
-            if pairs:
-                fast = msgspec.json.Decoder(mirror_of(round_type, left))
-            _proofs[round_type] = _Proof(whole, pairs, fast)
+            if kept.pairs:
+                fast = msgspec.json.Decoder(mirror_of(round_type, kept.mirror_types()))
+            _proofs[round_type] = _Proof(whole, kept, fast)
     return _proofs[round_type]
 
 
@@ -202,13 +203,17 @@ def keys_counted(raw: bytes, session: Session, engines: Engines) -> bool:
     if proof is None:
         return False
     colons = raw.count(b":")
-    if proof.pairs_left is not None:
-        mirror = _decoded(proof.pairs_left, raw)
+    if proof.bytes_kept is not None:
+        mirror = _decoded(proof.bytes_kept, raw)
         if mirror is None:  # the whole mirror accepts no more than this one
             return False
-        rounds = mirror.rounds
-        taken = 0 if rounds is msgspec.UNSET else emptied_colons(rounds, proof.pairs)
-        if taken >= 0 and colons == _encode(mirror).count(b":") + taken:
+        rounds = () if mirror.rounds is msgspec.UNSET else mirror.rounds
+        taken = emptied_colons(rounds, proof.kept.pairs)
+        if (
+            taken >= 0
+            and flat_leaves(rounds, proof.kept)
+            and colons == _encode(mirror).count(b":") + taken
+        ):
             return True
     mirror = _decoded(proof.whole, raw)
     return mirror is not None and colons == _encode(mirror).count(b":")

@@ -1,6 +1,9 @@
-"""成对记录: prove by counting bytes that lists of two-key records name no key twice.
+"""原样留存的字段: round fields the key-counting mirror keeps as their bytes, and how they
+are proven by counting bytes to name no key twice (`key_counts`).
 
-A round field whose type lists (in lists …) records of exactly two fields, a text and then
+Two kinds, found from a round type that has the first:
+
+Pair lists. A round field whose type lists (in lists …) records of exactly two fields, a text and then
 a list of leaves (升级's tricks: `{"player":"…","cards":[…]}`), is left as its bytes by the
 key-counting mirror (`key_counts`), which then asks this module about them. The texts of a
 line's such fields, joined, are proven when
@@ -27,12 +30,21 @@ ending `]`). So no object names a key twice. Each object with keys holds a list,
 fields nest at most 2 × `MAX_BRACKETS` + 1 deep and no decoder that checks the line after
 this one finds them too deep; no integer in them is too long for `json`; and they are text
 as the decoded mirror would require. What is not proven is left to the whole mirror.
+
+Leaf lists. A round field that is a list of leaves (text, numbers …), or an object of
+such lists (升级's deal), is kept as its bytes too when its round has pair lists. Its
+texts, joined, are proven when none has a `{` (so none holds a key), each opens with the
+only `[` it has (one flat list: no nesting to speak of), each is no longer than Python's
+limit on an integer's digits and they are ASCII or UTF-8; they are written back as they
+were, so their colons count alike on both sides. An object of lists keeps its keys in the
+mirror, where a key named twice is set once and so is counted.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, get_args, get_origin
 
@@ -42,7 +54,6 @@ import msgspec.structs
 MAX_BRACKETS = 400
 EMPTIED = msgspec.Raw(b"[]")
 _KEY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_SEQUENCES = (list, tuple)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +116,79 @@ def pair_lists(round_type: type) -> tuple[PairList, ...]:
     return tuple(found)
 
 
+@dataclass(frozen=True, slots=True)
+class RawFields:
+    """The fields of a round type kept as their bytes: pair lists, leaf lists, and objects
+    of leaf lists (by their names in the JSON)."""
+
+    pairs: tuple[PairList, ...] = ()
+    leaves: tuple[str, ...] = ()
+    leaf_maps: tuple[str, ...] = ()
+
+    def mirror_types(self) -> dict[str, Any]:
+        """Each field's type in the mirror."""
+        kept: dict[str, Any] = {pair.field: msgspec.Raw for pair in self.pairs}
+        kept.update(dict.fromkeys(self.leaves, msgspec.Raw))
+        kept.update(dict.fromkeys(self.leaf_maps, dict[str, msgspec.Raw]))
+        return kept
+
+
+def raw_fields(round_type: type, is_leaf: Callable[[Any], bool]) -> RawFields:
+    """The fields of `round_type` to keep as bytes (none unless it has pair lists);
+    `is_leaf` tells a leaf type."""
+    pairs = pair_lists(round_type)
+    if not pairs:
+        return RawFields()
+    leaves, leaf_maps = [], []
+    for f in msgspec.structs.fields(round_type):
+        tp = _bare(f.type)
+        items = _items(tp)
+        if items is not None and is_leaf(items):
+            leaves.append(f.encode_name)
+        elif get_origin(tp) is dict:
+            key, value = get_args(tp)
+            items = _items(value)
+            if _bare(key) is str and items is not None and is_leaf(items):
+                leaf_maps.append(f.encode_name)
+    return RawFields(pairs, tuple(leaves), tuple(leaf_maps))
+
+
+def flat_leaves(rounds: Any, fields: RawFields) -> bool:
+    """True: the leaf lists of `rounds` (a mirror's records) read as the module's docstring
+    says."""
+    texts: list[Any] = []
+    for record in rounds:
+        for name in fields.leaves:
+            text = getattr(record, name)
+            if text is not msgspec.UNSET:
+                texts.append(text)
+        for name in fields.leaf_maps:
+            lists = getattr(record, name)
+            if lists is not msgspec.UNSET:
+                texts.extend(lists.values())
+    if not texts:
+        return True
+    joined = b"\0".join(texts)  # no JSON text holds a NUL byte
+    digits = sys.get_int_max_str_digits()
+    return (
+        b"{" not in joined
+        and joined.startswith(b"[")
+        and joined.count(b"[") == joined.count(b"\0[") + 1 == len(texts)
+        and not (digits and max(map(len, texts)) > digits)
+        and _text(joined)
+    )
+
+
+def _text(joined: bytes) -> bool:
+    if joined.isascii():
+        return True
+    try:
+        joined.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def emptied_colons(rounds: Any, pairs: tuple[PairList, ...]) -> int:
     """The 2N colons that the pair lists of `rounds` (a mirror's records) take, each list
     replaced in its record by `[]` (for the mirror to be written back without them); -1
@@ -126,11 +210,8 @@ def emptied_colons(rounds: Any, pairs: tuple[PairList, ...]) -> int:
             return -1
         if digits and max(map(len, texts)) > digits:
             return -1  # a number too long for `json` to read could hide in it
-        if not joined.isascii():
-            try:
-                joined.decode("utf-8")
-            except UnicodeDecodeError:
-                return -1
+        if not _text(joined):
+            return -1
         if not _shallow(joined, texts):
             return -1
         objects += count

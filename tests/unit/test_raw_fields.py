@@ -1,5 +1,5 @@
-"""`pair_lists`: 升级's tricks proven free of repeated keys by counting bytes, and only
-when the exact check agrees; the reader's outcome is the same as with the exact check alone."""
+"""`raw_fields`: 升级's tricks, deals, kitty and buried cards proven free of repeated keys by
+counting bytes, and only when the exact check agrees; the reader's outcome is the same as with the exact check alone."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from compliance.games.guandan.record import GuandanHand
 from compliance.games.shengji.record import ShengjiHand
 from compliance.logs import key_counts, reader
 from compliance.logs.key_counts import keys_counted
-from compliance.logs.pair_lists import PairList, emptied_colons, pair_lists
+from compliance.logs.raw_fields import PairList, RawFields, emptied_colons, flat_leaves, pair_lists
 from compliance.logs.reader import duplicate_key
 from compliance.service_layer.simulate import SimulationSpec, write_log
 
@@ -83,6 +83,27 @@ MUTATIONS = {
     "a play of the player alone and one with the cards twice": lambda line, n: _at_play(
         line, n, b'{"player":"x"},{"player":"y","cards":[],"cards":[]},'
     ),
+    "an object in the kitty": lambda line, n: line.replace(
+        b'"kitty":[', b'"kitty":[{"a":1,"a":2},', 1
+    ),
+    "an object in a deal": lambda line, n: line.replace(
+        b'"deal":{"', b'"deal":{"x":[{"a":[]}],"', 1
+    ),
+    "a list in the buried cards": lambda line, n: line.replace(
+        b'"buried":[', b'"buried":[' + b"[" * (n % 3 + 1) + b"]" * (n % 3 + 1) + b",", 1
+    ),
+    "a list in a deal, after a newline": lambda line, n: line.replace(
+        b'"deal":{"', b'"deal":{"x":["a",\n["b"]],"', 1
+    ),
+    "the kitty a text": lambda line, n: line.replace(b'"kitty":[', b'"kitty":"[","x":[', 1),
+    "a deal's player twice": lambda line, n: line.replace(
+        b'"deal":{"', b'"deal":{"x":[],"x":[],"', 1
+    ),
+    "the deal twice": lambda line, n: line.replace(b'"deal":', b'"deal":{},"deal":', 1),
+    "a long number in the kitty": lambda line, n: line.replace(
+        b'"kitty":[', b'"kitty":[' + b"7" * 4400 + b",", 1
+    ),
+    "not UTF-8 in the kitty": lambda line, n: line.replace(b'"kitty":["', b'"kitty":["\xff', 1),
     "the tricks twice": lambda line, n: line.replace(b'"tricks":', b'"tricks":[],"tricks":', 1),
 }
 
@@ -118,7 +139,7 @@ class _Refusing:
 
 def test_clean_tricks_are_proven_without_the_whole_mirror():
     proof = key_counts._proof("shengji", get_game)
-    assert proof is not None and proof.pairs_left is not None
+    assert proof is not None and proof.bytes_kept is not None
     for line in _lines():
         session = reader.typed_decode(reader._decoder, line, "session")
         unused = dataclasses.replace(proof, whole=_Refusing())
@@ -147,3 +168,23 @@ def test_a_list_nested_past_the_bound_is_not_proven():
     deep = msgspec.Raw(b'[[{"player":"a","cards":[' + b"[" * 500 + b"]" * 500 + b"]}]]")
     assert emptied_colons([Round(shallow)], pair) == 2
     assert emptied_colons([Round(shallow), Round(deep)], pair) == -1
+
+
+def test_leaf_lists_are_flat_lists_without_objects():
+    class Round(msgspec.Struct):
+        kitty: Any
+        deal: Any
+
+    fields = RawFields(leaves=("kitty",), leaf_maps=("deal",))
+
+    def flat(kitty: bytes, *deal: bytes) -> bool:
+        lists = {str(i): msgspec.Raw(d) for i, d in enumerate(deal)}
+        return flat_leaves([Round(msgspec.Raw(kitty), lists)], fields)
+
+    assert flat(b'["S2","S3"]', b"[]", b'["H2"]')
+    assert not flat(b'["S2",{}]', b"[]")
+    assert not flat(b'["S2",[]]', b"[]")
+    assert not flat(b'["S2"]', b'"["', b"[[]]")
+    assert not flat(b'"S2"', b"[[]]")
+    assert not flat(b'["S2"]', b"[" + b"1" * 5000 + b"]")
+    assert not flat(b'["S\xff"]')
