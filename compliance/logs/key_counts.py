@@ -21,8 +21,10 @@ It is meant for a line whose header `Session` has already decoded: the header's 
 fields are read as raw bytes in the mirror, which is sound only because their types hold.
 
 A round field that lists records of two keys, a text and then a list of leaves (升级's
-tricks, `{"player":"…","cards":[…]}` some hundred times a round), is not decoded but left
-as its bytes (`_PairLists`): building its objects cost more than the rest of the proof.
+tricks, `{"player":"…","cards":[…]}` some hundred times a round), and with it the round's
+lists of leaves, are not decoded but kept as their bytes and proven by counting bytes
+(`raw_fields`): building their objects cost more than the rest of the proof. Whatever that
+does not prove goes to the whole mirror, as before.
 """
 
 from __future__ import annotations
