@@ -17,13 +17,19 @@ not decode (not UTF-8, a round that is not its game's) or a game whose round typ
 mirror (a field of `Any`, a union of records, a record read as an array, a time in a round)
 prove nothing, and the caller asks the exact check (`reader.duplicate_key`).
 
-A game may prove some round fields itself (`EngineSpec.keys_apart`): a second mirror keeps
-them as raw JSON, copied when written back, so their colons stand on both sides of the count,
-and the game's prover answers for their keys (and their bytes, by decoding them). Where that
-proves nothing, the whole mirror is asked as before.
-
 It is meant for a line whose header `Session` has already decoded: the header's scalar
 fields are read as raw bytes in the mirror, which is sound only because their types hold.
+
+A round field that lists records of two keys, a text and then a list of leaves (升级's
+tricks, `{"player":"…","cards":[…]}` some hundred times a round), and with it the round's
+lists of leaves, are not decoded but kept as their bytes and proven by counting bytes
+(`raw_fields`): building their objects cost more than the rest of the proof. Whatever that
+does not prove goes to the whole mirror, as before.
+
+A game may prove some round fields itself (`EngineSpec.keys_apart`, 掼蛋's plays): a third
+mirror keeps them as raw JSON, copied when written back, so their colons stand on both sides
+of the count, and the game's prover answers for their keys (and their bytes, by decoding
+them). Where that proves nothing, the whole mirror is asked as before.
 """
 
 from __future__ import annotations
@@ -32,7 +38,8 @@ import datetime
 import decimal
 import enum
 import types
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable
+from dataclasses import dataclass
 from types import GenericAlias
 from typing import Annotated, Any, Literal, Protocol, Union, get_args, get_origin
 
@@ -40,6 +47,7 @@ import msgspec
 import msgspec.structs
 
 from compliance.errors import ComplianceError
+from compliance.logs.raw_fields import RawFields, emptied_colons, flat_leaves, raw_fields
 from compliance.logs.records import Session
 
 _encode = msgspec.json.encode
@@ -69,9 +77,9 @@ class _Mirrors:
     """Mirrors of one kind: header ones, whose scalar leaves stay raw bytes (their types were
     decoded already), or round ones, whose leaves are decoded (checked, UTF-8 and all)."""
 
-    def __init__(self, raw_leaves: bool, apart: tuple[type, Collection[str]] | None = None):
+    def __init__(self, raw_leaves: bool, kept: dict[type, dict[str, Any]] | None = None):
         self.raw_leaves = raw_leaves
-        self.apart = apart
+        self.kept = kept or {}  # fields of a record kept as their bytes, by their types
         self.allowed = _HEADER_SCALARS if raw_leaves else _SCALARS
         self.made: dict[type, type] = {}
         self.making: set[type] = set()
@@ -106,12 +114,12 @@ class _Mirrors:
         if config.array_like or config.tag_field is not None or tp in self.making:
             raise NoMirror(tp.__name__)
         self.making.add(tp)
-        apart = self.apart[1] if self.apart is not None and self.apart[0] is tp else ()
+        kept = self.kept.get(tp, {})
         try:
             fields = [
                 (
                     f.encode_name,
-                    (msgspec.Raw if f.encode_name in apart else self.of(f.type))
+                    (kept[f.encode_name] if f.encode_name in kept else self.of(f.type))
                     | msgspec.UnsetType,
                     msgspec.UNSET,
                 )
@@ -140,12 +148,12 @@ def _bare(tp: Any) -> Any:
     return tp
 
 
-def mirror_of(round_type: type, apart: Collection[str] = ()) -> type:
-    """The mirror of a session line whose rounds are `round_type` records; NoMirror where
-    a type's keys cannot be counted. The round fields named in `apart` stay raw JSON (copied
-    as they are when written back: their keys are for the game to prove)."""
+def mirror_of(round_type: type, kept: dict[str, Any] | None = None) -> type:
+    """The mirror of a session line whose rounds are `round_type` records, the round fields
+    named in `kept` of the types given there (`raw_fields`); NoMirror where a type's keys
+    cannot be counted."""
     header = _Mirrors(raw_leaves=True)
-    rounds = _Mirrors(raw_leaves=False, apart=(round_type, apart))
+    rounds = _Mirrors(raw_leaves=False, kept={round_type: kept or {}})
     fields = []
     for f in msgspec.structs.fields(Session):
         tp = _many(rounds.of(round_type)) if f.name == "rounds" else header.of(f.type)
@@ -167,33 +175,45 @@ class Engines(Protocol):
 Prover = Callable[[list[bytes | None], msgspec.Raw], bool]
 
 
-class _Decoders:
-    """A game's mirror decoders: the whole line's, and one with the round fields the game
-    proves itself (`EngineSpec.keys_apart`) left raw, with their provers."""
+@dataclass(frozen=True, slots=True)
+class _Proof:
+    """A game's decoders of mirrors: `whole`; where its rounds list two-key records,
+    `bytes_kept` that keeps those and its leaf lists as their bytes (`raw_fields`); where
+    the game proves round fields itself, `apart` that keeps them raw, with their `provers`."""
 
-    def __init__(self, round_type: type, provers: Mapping[str, Prover]):
-        self.whole: msgspec.json.Decoder[Any] = msgspec.json.Decoder(mirror_of(round_type))
-        self.provers = tuple(provers.items())
-        self.apart: msgspec.json.Decoder[Any] | None = (
-            msgspec.json.Decoder(mirror_of(round_type, provers.keys())) if provers else None
-        )
-
-
-_decoders: dict[type, _Decoders | None] = {}
+    whole: msgspec.json.Decoder[Any]
+    kept: RawFields = RawFields()
+    bytes_kept: msgspec.json.Decoder[Any] | None = None
+    apart: msgspec.json.Decoder[Any] | None = None
+    provers: tuple[tuple[str, Prover], ...] = ()
 
 
-def _decoder(game: str, engines: Engines) -> _Decoders | None:
+_proofs: dict[type, _Proof | None] = {}
+
+
+def _proof(game: str, engines: Engines) -> _Proof | None:
     try:
         spec = engines(game).spec
     except ComplianceError:  # not a game: the line is refused later
         return None
     round_type = spec.round_type
-    if round_type not in _decoders:
+    if round_type not in _proofs:
         try:
-            _decoders[round_type] = _Decoders(round_type, getattr(spec, "keys_apart", {}))
+            whole: msgspec.json.Decoder[Any] = msgspec.json.Decoder(mirror_of(round_type))
         except NoMirror:
-            _decoders[round_type] = None
-    return _decoders[round_type]
+            _proofs[round_type] = None
+        else:
+            kept = raw_fields(round_type, lambda tp: _is_scalar(tp, _SCALARS))
+            fast: msgspec.json.Decoder[Any] | None = None
+            if kept.pairs:
+                fast = msgspec.json.Decoder(mirror_of(round_type, kept.mirror_types()))
+            provers = getattr(spec, "keys_apart", {})
+            apart: msgspec.json.Decoder[Any] | None = None
+            if provers:
+                raw = dict.fromkeys(provers, msgspec.Raw)
+                apart = msgspec.json.Decoder(mirror_of(round_type, raw))
+            _proofs[round_type] = _Proof(whole, kept, fast, apart, tuple(provers.items()))
+    return _proofs[round_type]
 
 
 def keys_counted(raw: bytes, session: Session, engines: Engines) -> bool:
@@ -201,36 +221,48 @@ def keys_counted(raw: bytes, session: Session, engines: Engines) -> bool:
     (its rounds as `engines` says its game's are). False proves nothing."""
     if b"\\" in raw:
         return False
-    decoders = _decoder(session.game, engines)
-    if decoders is None:
+    proof = _proof(session.game, engines)
+    if proof is None:
         return False
-    if decoders.apart is not None and _counted_apart(
-        raw, session.rounds, decoders.apart, decoders.provers
-    ):
+    colons = raw.count(b":")
+    if proof.apart is not None and _proven_apart(raw, colons, session.rounds, proof.apart, proof):
         return True
-    return _counted(raw, decoders.whole) is not False
+    if proof.bytes_kept is not None:
+        mirror = _decoded(proof.bytes_kept, raw)
+        if mirror is None:  # the whole mirror accepts no more than this one
+            return False
+        rounds = () if mirror.rounds is msgspec.UNSET else mirror.rounds
+        taken = emptied_colons(rounds, proof.kept.pairs)
+        if (
+            taken >= 0
+            and flat_leaves(rounds, proof.kept)
+            and colons == _encode(mirror).count(b":") + taken
+        ):
+            return True
+    mirror = _decoded(proof.whole, raw)
+    return mirror is not None and colons == _encode(mirror).count(b":")
 
 
-def _counted(raw: bytes, decoder: msgspec.json.Decoder) -> Any:
-    """The mirror of a line whose colons it proves, or False."""
+def _decoded(decoder: msgspec.json.Decoder[Any], raw: bytes) -> Any:
     try:
-        mirror = decoder.decode(raw)
+        return decoder.decode(raw)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        return False
-    return mirror if raw.count(b":") == _encode(mirror).count(b":") else False
+        return None
 
 
-def _counted_apart(
-    raw: bytes, rounds: msgspec.Raw, decoder: msgspec.json.Decoder, provers: tuple
+def _proven_apart(
+    raw: bytes, colons: int, rounds: msgspec.Raw, apart: msgspec.json.Decoder[Any], proof: _Proof
 ) -> bool:
     """The count with the fields apart copied raw (their colons on both sides), and those
     fields proven by the game. A proof here is one the whole mirror would give: each prover
     says its text decodes as its field's type with no key named twice in it."""
-    mirror = _counted(raw, decoder)
-    if mirror is False or mirror.rounds is msgspec.UNSET:
+    mirror = _decoded(apart, raw)
+    if mirror is None or mirror.rounds is msgspec.UNSET:
+        return False
+    if colons != _encode(mirror).count(b":"):
         return False
     unset = msgspec.UNSET
-    for name, prove in provers:
+    for name, prove in proof.provers:
         texts = [getattr(record, name) for record in mirror.rounds]
         if not prove([None if t is unset else bytes(t) for t in texts], rounds):
             return False

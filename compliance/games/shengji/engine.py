@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, cycle
 from typing import Any, cast
 
 import msgspec
@@ -226,7 +226,9 @@ def replay_hands(
             side, gain = level_change(points, options.step)
             gainer = team if side == "holders" else 1 - team
             amount = gain * per_level
-            deltas = {p: amount if i % 2 == gainer else -amount for i, p in enumerate(seats)}
+            deltas = dict(
+                zip(seats, cycle((amount, -amount) if gainer == 0 else (-amount, amount)))
+            )
             levels[gainer] = min(levels[gainer] + gain, len(LEVELS) - 1)
             holding = gainer
             if hand.claimed != deltas:
