@@ -52,7 +52,7 @@ def _edited(line: bytes, rng: random.Random, edits: int) -> bytes:
 
 def _whole_only() -> Any:
     """`keys_counted` with the whole mirror alone, as before the plays were proven apart."""
-    return mock.patch.object(key_counts, "_counted_apart", return_value=False)
+    return mock.patch.object(key_counts, "_proven_apart", return_value=False)
 
 
 def _read(raw: bytes) -> Any:
