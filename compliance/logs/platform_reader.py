@@ -48,6 +48,8 @@ from compliance.logs.reader import (
     typed_decode,
 )
 from compliance.logs.records import ID_LENGTH
+from compliance.logs.repeated_keys import WHITE as _WHITE
+from compliance.logs.repeated_keys import is_account_unrepeated, is_flat_and_unrepeated
 from compliance.streams import BOM
 
 T = TypeVar("T")
@@ -109,46 +111,6 @@ def _unrepeated(raw: bytes) -> None:
     twice = parsed_duplicate_key(raw)
     if twice is not None:
         raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
-
-
-_WHITE = b" \t\r\n"
-
-
-def is_flat_and_unrepeated(raw: bytes, event: LedgerEvent) -> bool:
-    """无重复键: True where a decoded ledger line is proven to name no key twice, without
-    a second parse; False where it cannot be told so (then `duplicate_key` decides).
-
-    A ledger event's fields are all scalars, so its line is one flat object. Without a
-    backslash no string holds a quote, so once white space is taken out every key,
-    and nothing else, is followed at once by `":` (a string value is followed by a
-    comma or the brace); so the line names as many keys as it then holds `":`. Each field that decoded to a value was named; if they are
-    as many as the keys, no key was named twice (a repeat, or a key given as null,
-    leaves fewer values than keys, and the full check runs).
-    """
-    if b"\\" in raw:
-        return False
-    values = msgspec.structs.astuple(event)
-    return raw.translate(None, _WHITE).count(b'":') == len(values) - values.count(None)
-
-
-def is_account_unrepeated(raw: bytes, account: Account) -> bool:
-    """无重复键: True where a decoded account's line is proven to name no key twice, as
-    `is_flat_and_unrepeated` proves an event's; False where it cannot be told so.
-
-    Its one nested object (`verification`) counts its keys in the line's `":` too. A
-    field is named where it holds other than its default; a field named with its default
-    value (`"kind": "player"`, `"devices": []`, a null) counts among the keys and not the
-    values, so it, like a repeat, leaves the values fewer and the full check runs.
-    """
-    if b"\\" in raw:
-        return False
-    named = 3 + (account.kind != "player") + (account.person is not None)
-    named += (account.real_name is not None) + (account.birth_date is not None)
-    named += bool(account.devices)
-    verified = account.verification
-    if verified is not None:
-        named += 2 + (verified.at is not None) + (verified.ref is not None)
-    return raw.translate(None, _WHITE).count(b'":') == named
 
 
 def _check(record: Any) -> None:

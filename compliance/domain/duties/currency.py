@@ -277,8 +277,8 @@ class Currency:
             if held is not duties and held != duties:
                 return False
         groups: defaultdict[tuple[tuple[str, str], str], list[int]] = defaultdict(list)
-        keys = zip(map(pairs.__getitem__, drifted), map(months.__getitem__, dates))
-        for key, i in zip(keys, drifted):
+        keys = zip(map(pairs.__getitem__, drifted), map(months.__getitem__, dates), strict=True)
+        for key, i in zip(keys, drifted, strict=True):
             groups[key].append(i)
         collect = self.collect
         for key, chosen in groups.items():

@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compliance.errors import DecodeError
-from compliance.logs.platform_reader import decode, is_account_unrepeated, is_flat_and_unrepeated
+from compliance.logs.platform_reader import decode
 from compliance.logs.platform_records import ACCOUNTS, LEDGER, Account, LedgerEvent
 from compliance.logs.reader import duplicate_key
+from compliance.logs.repeated_keys import is_account_unrepeated, is_flat_and_unrepeated
 
 BASE = {
     "format": "ledger/1",
@@ -101,12 +102,12 @@ ACCOUNT_OPTIONAL = {
     "real_name": st.sampled_from(["r1", "x\\y", None]),
     "birth_date": st.sampled_from(["2010-03-01", None]),
     "devices": st.sampled_from([[], ["d1"], ["d1", '":'], None]),
-    "verification": st.sampled_from(
+    "verification": st.sampled_from(  # an object as its pairs, so that a key may repeat
         [
-            {"status": "verified"},
-            {"status": "verified", "at": "2021-01-01T00:00:00+08:00"},
-            {"status": "pending", "ref": "r", "status": "failed"},
-            {"status": "verified", "at": None, "ref": '":'},
+            (("status", "verified"),),
+            (("status", "verified"), ("at", "2021-01-01T00:00:00+08:00")),
+            (("status", "pending"), ("ref", "r"), ("status", "failed")),
+            (("status", "verified"), ("at", None), ("ref", '":')),
             None,
         ]
     ),
@@ -119,8 +120,8 @@ def _object(items, sep, colon, escape):
         shown = json.dumps(key, ensure_ascii=escape)
         if escape and key == "kind":
             shown = '"\\u006bind"'
-        if isinstance(value, dict):
-            inner = _object(list(value.items()), sep, colon, escape)
+        if isinstance(value, tuple):
+            inner = _object(value, sep, colon, escape)
         else:
             inner = json.dumps(value, ensure_ascii=escape)
         parts.append(f"{shown}{colon}{inner}")
