@@ -39,10 +39,15 @@ def is_account_unrepeated(raw: bytes, account: Account) -> bool:
     """
     if b"\\" in raw:
         return False
+    return raw.translate(None, WHITE).count(b'":') == account_keys(account)
+
+
+def account_keys(account: Account) -> int:
+    """The keys an account's line names at least: its fields other than their defaults."""
     named = 3 + (account.kind != "player") + (account.person is not None)
     named += (account.real_name is not None) + (account.birth_date is not None)
     named += bool(account.devices)
     verified = account.verification
     if verified is not None:
         named += 2 + (verified.at is not None) + (verified.ref is not None)
-    return raw.translate(None, WHITE).count(b'":') == named
+    return named
