@@ -21,13 +21,13 @@ from typing import Any, Generic, TypeVar, cast
 import msgspec
 
 from compliance.errors import DecodeError
+from compliance.logs.line_blocks import objects_a_line, plain_blocks
 from compliance.logs.lines import (
     MAX_LINE_BYTES,
     LongLine,
     UnreadableRest,
     is_whole,
     iter_lines_at,
-    next_line,
 )
 from compliance.logs.platform_records import (
     ACCOUNTS,
@@ -48,6 +48,12 @@ from compliance.logs.reader import (
     typed_decode,
 )
 from compliance.logs.records import ID_LENGTH
+from compliance.logs.repeated_keys import WHITE as _WHITE
+from compliance.logs.repeated_keys import (
+    account_keys,
+    is_account_unrepeated,
+    is_flat_and_unrepeated,
+)
 from compliance.streams import BOM
 
 T = TypeVar("T")
@@ -84,7 +90,8 @@ def decode(kind: str, raw: bytes) -> Any:
     record = typed_decode(_DECODERS[kind], raw, f"{kind} record")
     if kind == LEDGER:
         return _checked_event(raw, record)
-    _unrepeated(raw)
+    if kind != ACCOUNTS or not is_account_unrepeated(raw, record):
+        _unrepeated(raw)
     _check(record)
     return record
 
@@ -108,26 +115,6 @@ def _unrepeated(raw: bytes) -> None:
     twice = parsed_duplicate_key(raw)
     if twice is not None:
         raise DecodeError(f"a JSON object names {twice!r} twice (the last would win unseen)")
-
-
-_WHITE = b" \t\r\n"
-
-
-def is_flat_and_unrepeated(raw: bytes, event: LedgerEvent) -> bool:
-    """无重复键: True where a decoded ledger line is proven to name no key twice, without
-    a second parse; False where it cannot be told so (then `duplicate_key` decides).
-
-    A ledger event's fields are all scalars, so its line is one flat object. Without a
-    backslash no string holds a quote, so once white space is taken out every key,
-    and nothing else, is followed at once by `":` (a string value is followed by a
-    comma or the brace); so the line names as many keys as it then holds `":`. Each field that decoded to a value was named; if they are
-    as many as the keys, no key was named twice (a repeat, or a key given as null,
-    leaves fewer values than keys, and the full check runs).
-    """
-    if b"\\" in raw:
-        return False
-    values = msgspec.structs.astuple(event)
-    return raw.translate(None, _WHITE).count(b'":') == len(values) - values.count(None)
 
 
 def _check(record: Any) -> None:
@@ -237,7 +224,7 @@ def file_blocks(
     """The blocks of a plain file read by `read` (`checked_block`: each decoded in full), a long
     line's reject and a first line that was a byte-order mark alone as the line path's."""
     read = read or checked_block
-    for before, block in _plain_blocks(path, max_line_bytes):
+    for before, block in plain_blocks(path, max_line_bytes, BLOCK_BYTES):
         if isinstance(block, LongLine):
             yield RecordReject(shown, before + 1, None, block.reason()), None
             continue
@@ -247,31 +234,6 @@ def file_blocks(
                 yield cast(RecordReject, line_event(shown, 1, block)), block
                 continue
         yield from read(shown, before, block)
-
-
-def _plain_blocks(path: str, limit: int) -> Iterator[tuple[int, bytes | LongLine]]:
-    """(lines before it, whole lines) of a plain file, each block at most `limit` + 1 bytes
-    so that none of its lines is long; a line that does not fit a block alone, read as
-    the line path reads it (bytes, or LongLine past `limit`)."""
-    size = min(BLOCK_BYTES, limit + 1)
-    with open(path, "rb") as fh:
-        number, buf = 0, b""
-        while True:
-            if len(buf) < size:
-                buf += fh.read(size - len(buf))
-            if not buf:
-                return
-            cut = buf.rfind(b"\n") + 1
-            if not cut and len(buf) == size:
-                fh.seek(fh.tell() - len(buf))
-                raw, _ = next_line(fh, limit)
-                yield number, raw
-                number, buf = number + 1, b""
-                continue
-            cut = cut or len(buf)
-            yield number, buf[:cut]
-            number += buf.count(b"\n", 0, cut)
-            buf = buf[cut:]
 
 
 def checked_block(
@@ -295,27 +257,6 @@ def checked_block(
         if not raw.isspace():
             item = line_event(shown, number, raw)
             yield (item, raw) if isinstance(item, Reject) else (number, [item[1]])
-
-
-def objects_a_line(block: bytes, decoder: msgspec.json.Decoder[Any]) -> list[Any] | None:
-    """一行一个: the block's lines decoded by `decoder`, one object a line, or None where a
-    line cannot be shown to hold exactly one (every newline between a `}` and a `{`) or the
-    block does not decode."""
-    crlf = b"\r" in block
-    lines = block.count(b"\n")
-    if not block.endswith(b"}\r\n" if crlf else b"}\n"):
-        if block.endswith(b"\n") or not block.endswith(b"}"):
-            return None
-        lines += 1
-    if not block.startswith(b"{"):
-        return None
-    if block.count(b"}\r\n{" if crlf else b"}\n{") != lines - 1:
-        return None
-    try:
-        got = decoder.decode_lines(block)
-    except (msgspec.DecodeError, RecursionError):
-        return None
-    return got if len(got) == lines else None
 
 
 def whole_block(block: bytes) -> list[LedgerEvent] | None:
@@ -403,14 +344,67 @@ def iter_records(
             else:
                 yield from zip(count(item[0]), item[1])
         return
+    if kind == ACCOUNTS and not (start or end is not None or is_whole(path)):
+        yield from account_blocks(path, shown, max_line_bytes)
+        return
     try:
         for number, raw, _ in iter_lines_at(path, start, end, max_line_bytes):
-            if isinstance(raw, LongLine):
-                yield RecordReject(shown, number, None, raw.reason())
-                continue
-            try:
-                yield number, decode(kind, raw)
-            except DecodeError as exc:
-                yield RecordReject(shown, number, guess_id(raw), str(exc))
+            yield line_record(kind, shown, number, raw)
     except UnreadableRest as exc:
         yield RecordReject(shown, exc.line, None, exc.reason)
+
+
+def line_record(
+    kind: str, shown: str, number: int, raw: bytes | LongLine
+) -> tuple[int, Any] | RecordReject:
+    """One line of format `kind` as (line number, record), or its reject."""
+    if isinstance(raw, LongLine):
+        return RecordReject(shown, number, None, raw.reason())
+    try:
+        return number, decode(kind, raw)
+    except DecodeError as exc:
+        return RecordReject(shown, number, guess_id(raw), str(exc))
+
+
+def account_blocks(
+    path: str, shown: str, max_line_bytes: int
+) -> Iterator[tuple[int, Account] | RecordReject]:
+    """(line number, account) of a plain file's lines, or the reject a line became."""
+    for before, block in plain_blocks(path, max_line_bytes, BLOCK_BYTES):
+        if isinstance(block, LongLine):
+            yield RecordReject(shown, before + 1, None, block.reason())
+            continue
+        accounts = None if before == 0 and block.startswith(BOM) else whole_accounts(block)
+        if accounts is not None:
+            yield from zip(count(before + 1), accounts)
+            continue
+        pieces = block.split(b"\n")
+        last = pieces.pop()
+        lines = [piece + b"\n" for piece in pieces]
+        if last:
+            lines.append(last)
+        for number, raw in enumerate(lines, before + 1):
+            if number == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM) :]
+            if not raw.isspace():
+                yield line_record(ACCOUNTS, shown, number, raw)
+
+
+def whole_accounts(block: bytes) -> list[Account] | None:
+    """A block's accounts where each line is proven to hold one that the line path would
+    accept as it is; None where that cannot be told at once. Without a backslash the keys
+    counted add up over the lines (each line's at least its accounts' named fields, so the
+    sums are equal only where every line's are: `repeated_keys.is_account_unrepeated`)."""
+    if b"\\" in block:
+        return None
+    accounts: list[Any] | None = objects_a_line(block, _DECODERS[ACCOUNTS])
+    if accounts is None:
+        return None
+    if block.translate(None, _WHITE).count(b'":') != sum(map(account_keys, accounts)):
+        return None
+    try:
+        for account in accounts:
+            _check(account)
+    except DecodeError:
+        return None
+    return accounts

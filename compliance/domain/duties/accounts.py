@@ -60,7 +60,7 @@ class Accounts:
             sys.intern(v.status) if v is not None else None,
             self._one(v.at) if v is not None else None,
             self._one(a.birth_date),
-            tuple(sys.intern(d) for d in a.devices),
+            tuple(map(sys.intern, a.devices)) if a.devices else (),
         )
         platform = sys.intern(a.platform)
         self.by_platform.setdefault(platform, {})[a.id] = held

@@ -57,8 +57,13 @@ class AgentState:
 class AgentTables:
     def __init__(self, book: DutyBook, accounts: Accounts, collect: Collector):
         self.book, self.collect = book, collect
-        self.agents = {key for key, a in accounts.items() if a.kind == "agent"}
-        self.persons = {key: a.person for key, a in accounts.items() if a.kind == "agent"}
+        self.persons = {
+            (platform, id): a.person
+            for platform, ids in accounts.by_platform.items()
+            for id, a in ids.items()
+            if a.kind == "agent"
+        }
+        self.agents = {key for key in self.persons}  # noqa: C416 (as a set grows, one at a time)
         self.by_platform: dict[str, set[str]] = {}
         for platform, id in self.agents:
             self.by_platform.setdefault(platform, set()).add(id)

@@ -78,6 +78,19 @@ class Breach:
             self.events.append(ledger_event(e))
             self.seqs.append(self.seq)
 
+    def take_max(self, values: list[Any], events: list[Any], seqs: list[int]) -> None:
+        """`take(value, e, "max")` of each event in turn, at once (values not None): the
+        first of equal largest values kept, as the one-at-a-time fold keeps it."""
+        self.count += len(events)
+        self.combine = "max"
+        held = self.value
+        self.value = max(values) if held is None else max(held, max(values))
+        room = SAMPLE - len(self.events)
+        if room > 0:
+            self.events.extend(map(ledger_event, events[:room]))
+            self.seqs.extend(seqs[:room])
+        self.seq = seqs[-1]
+
     def _count(self, value: Decimal | None, combine: str) -> None:
         self.count += 1
         self.combine = combine
@@ -153,6 +166,25 @@ class Collector:
             found = self.breaches[key] = Breach(duty, platform, subject, period, **fields)
         found.seq = self.seq
         return found
+
+    def new(
+        self,
+        duty: Duty,
+        platform: str,
+        subject: str,
+        period: str,
+        metric: str,
+        boundary: str,
+        cap: Decimal | None,
+        account: str | None = None,
+        person: str | None = None,
+    ) -> Breach:
+        """`breach` where `found` has just told that there is none under these."""
+        made = self.breaches[(duty.id, platform, subject, period)] = Breach(
+            duty, platform, subject, period, metric, boundary, cap, account, person
+        )
+        made.seq = self.seq
+        return made
 
     def found(self, duty: Duty, platform: str, subject: str, period: str) -> Breach | None:
         """The breach gathered so far under these, if any (no fields built to look)."""

@@ -9,6 +9,7 @@ breach is gathered per account and month; nothing is held per event.
 from __future__ import annotations
 
 import operator
+from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
@@ -254,11 +255,58 @@ class Currency:
                 firsts[pair] = self.prices.setdefault(pair, prices[pairs.index(pair)])
         off = list(map(operator.ne, prices, map(firsts.__getitem__, pairs)))
         if True in off:
-            collect = self.collect
-            for i in compress(range(len(off)), off):
-                collect.seq = seqs[i]
-                duties, month = table[days[i]]
-                self._drift(events[i], prices[i], firsts[pairs[i]], duties, month)
+            drifted = list(compress(range(len(off)), off))
+            if not self._drifts(drifted, seqs, events, days, prices, pairs, firsts):
+                collect = self.collect
+                for i in drifted:
+                    collect.seq = seqs[i]
+                    duties, month = table[days[i]]
+                    self._drift(events[i], prices[i], firsts[pairs[i]], duties, month)
+
+    def _drifts(self, drifted, seqs, events, days, prices, pairs, firsts) -> bool:
+        """A block's recharges off their first price, each breach's at once in ledger order
+        (`Breach.take_max`); False, nothing done, where a month's days differ in rows."""
+        table = self._price_days
+        dates = list(map(days.__getitem__, drifted))
+        rows: dict[str, list[Duty]] = {}
+        months: dict[date, str] = {}
+        for day in set(dates):
+            duties, month = table[day]
+            months[day] = month
+            held = rows.setdefault(month, duties)
+            if held is not duties and held != duties:
+                return False
+        groups: defaultdict[tuple[tuple[str, str], str], list[int]] = defaultdict(list)
+        keys = zip(map(pairs.__getitem__, drifted), map(months.__getitem__, dates), strict=True)
+        for key, i in zip(keys, drifted, strict=True):
+            groups[key].append(i)
+        collect = self.collect
+        for key, chosen in groups.items():
+            (platform, currency), month = key
+            subject = self._subjects.get(currency)
+            if subject is None:
+                subject = self._subjects[currency] = f"currency:{currency}"
+            first = firsts[key[0]]
+            picked_seqs = [seqs[i] for i in chosen]
+            picked = [events[i] for i in chosen]
+            values = [prices[i] for i in chosen]
+            for duty in rows[month]:
+                collect.seq = picked_seqs[0]
+                b = collect.found(duty, platform, subject, month)
+                if b is None:
+                    b = collect.breach(
+                        duty,
+                        platform,
+                        subject,
+                        month,
+                        metric="yuan_per_unit",
+                        boundary=f"the first price seen, {first} yuan a unit",
+                        cap=first,
+                    )
+                    b.form = (PRICE_DRIFT, {"first": first})
+                b.take_max(values, picked, picked_seqs)
+        collect.seq = seqs[drifted[-1]]
+        return True
 
     def _draw(self, e: LedgerEvent, day) -> None:
         paid = (e.yuan is not None and e.yuan > 0) or (e.units is not None and e.units > 0)

@@ -70,12 +70,10 @@ class Payments:
     ):
         self.book, self.accounts, self.caps, self.collect = book, accounts, caps, collect
         self.per_account = per_account
-        self.months: dict[tuple[str, str, str], Decimal] = {}  # a month's minor payments
+        self.months: dict[tuple[Any, ...], Decimal] = {}  # a month's minor payments
         self.pending: dict[tuple[str, str], tuple[Duty, str, LedgerEvent, int]] = {}
         self.confirmed: set[tuple[str, str]] = set()
         self._days: dict[date, _Rows] = {}
-        self._persons: dict[str, str] = {}  # person key → its subject, `person:…`
-        self._accounts: dict[str, str] = {}  # account id → `account:…`
         self._ids = accounts.by_platform
         self._judged: set[str] = set()  # platforms marked checked for minor_payments
         self._confirming: set[str] = set()  # and for recharge_cap's confirmations
@@ -214,22 +212,17 @@ class Payments:
     def _minor(self, e: LedgerEvent, account: Holder, month: str, rules: AgeRules) -> None:
         """A minor's payment against the rows that apply at the payer's age (`_of_age`)."""
         nil, each, monthly, form = rules
-        assert e.yuan is not None
         person = account.person
-        if person and not self.per_account:
-            whose = self._persons.get(person)
-            if whose is None:
-                whose = self._persons[person] = "person:" + person
-        else:
-            whose = self._accounts.get(e.account)
-            if whose is None:
-                whose = self._accounts[e.account] = "account:" + e.account
         platform, yuan = e.platform, e.yuan
-        key = (platform, whose, month)
+        assert yuan is not None
+        by_person = person and not self.per_account
+        # a person's month keyed by the person's key itself, an account's by its id (apart)
+        key = (platform, month, person) if by_person else (platform, month, None, e.account)
         months = self.months
         total = months[key] = months.get(key, ZERO) + yuan
         if not (nil or each or monthly):
             return
+        whose = f"person:{person}" if by_person else f"account:{e.account}"
         found = self.collect.found
         for duty, boundary in nil:
             b = found(duty, platform, whose, month) or self._breach(
@@ -266,17 +259,10 @@ class Payments:
         boundary: str,
         cap: Decimal,
     ) -> Breach:
-        """A minor's breach of a row, made the first time its subject and month breach it."""
-        return self.collect.breach(
-            duty,
-            e.platform,
-            whose,
-            month,
-            metric=metric,
-            boundary=boundary,
-            cap=cap,
-            account=e.account,
-            person=person,
+        """A minor's breach of a row, made the first time its subject and month breach it
+        (`found` just told it is not there)."""
+        return self.collect.new(
+            duty, e.platform, whose, month, metric, boundary, cap, e.account, person
         )
 
     def _payer(self, e: LedgerEvent, account: Holder, rows: list[Duty], month: str) -> None:

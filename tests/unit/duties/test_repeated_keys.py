@@ -1,5 +1,5 @@
-"""The ledger's fast test for repeated keys agrees with the full one: a line it passes
-names no key twice, and every repeat, however spelt, is still a reject."""
+"""The ledger's and the accounts' fast tests for repeated keys agree with the full one: a
+line they pass names no key twice, and every repeat, however spelt, is still a reject."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compliance.errors import DecodeError
-from compliance.logs.platform_reader import decode, is_flat_and_unrepeated
-from compliance.logs.platform_records import LEDGER, LedgerEvent
+from compliance.logs.platform_reader import decode
+from compliance.logs.platform_records import ACCOUNTS, LEDGER, Account, LedgerEvent
 from compliance.logs.reader import duplicate_key
+from compliance.logs.repeated_keys import is_account_unrepeated, is_flat_and_unrepeated
 
 BASE = {
     "format": "ledger/1",
@@ -92,3 +93,65 @@ def test_a_ledger_event_defaults_every_optional_field_to_none():
     """What the fast test counts on: a field that decoded to a value was named."""
     defaults = [f.default for f in msgspec.structs.fields(LedgerEvent) if f.required is False]
     assert defaults and all(d is None for d in defaults)
+
+
+ACCOUNT = {"format": "accounts/1", "platform": "p", "id": "a1"}
+ACCOUNT_OPTIONAL = {
+    "kind": st.sampled_from(["player", "agent", "guest", None]),
+    "person": st.sampled_from(["p1", 'a"b', "k:v", '":', None]),
+    "real_name": st.sampled_from(["r1", "x\\y", None]),
+    "birth_date": st.sampled_from(["2010-03-01", None]),
+    "devices": st.sampled_from([[], ["d1"], ["d1", '":'], None]),
+    "verification": st.sampled_from(  # an object as its pairs, so that a key may repeat
+        [
+            (("status", "verified"),),
+            (("status", "verified"), ("at", "2021-01-01T00:00:00+08:00")),
+            (("status", "pending"), ("ref", "r"), ("status", "failed")),
+            (("status", "verified"), ("at", None), ("ref", '":')),
+            None,
+        ]
+    ),
+}
+
+
+def _object(items, sep, colon, escape):
+    parts = []
+    for key, value in items:
+        shown = json.dumps(key, ensure_ascii=escape)
+        if escape and key == "kind":
+            shown = '"\\u006bind"'
+        if isinstance(value, tuple):
+            inner = _object(value, sep, colon, escape)
+        else:
+            inner = json.dumps(value, ensure_ascii=escape)
+        parts.append(f"{shown}{colon}{inner}")
+    return "{" + sep.join(parts) + "}"
+
+
+@st.composite
+def account_lines(draw):
+    fields = dict(ACCOUNT)
+    for name, values in ACCOUNT_OPTIONAL.items():
+        if draw(st.booleans()):
+            fields[name] = draw(values)
+    items = list(fields.items())
+    if draw(st.booleans()):  # a key named twice, its value the same, another or null
+        name, value = draw(st.sampled_from(items))
+        again = draw(st.sampled_from([value, None, "agent", "p2"]))
+        items.insert(draw(st.integers(0, len(items))), (name, again))
+    sep, colon = draw(st.sampled_from(SEPARATORS))
+    return (_object(items, sep, colon, draw(st.booleans())) + "\n").encode()
+
+
+@settings(max_examples=600, deadline=None)
+@given(account_lines())
+def test_an_account_passed_by_the_fast_test_names_no_key_twice(raw):
+    try:
+        account = msgspec.json.decode(raw, type=Account)
+    except msgspec.ValidationError:
+        return
+    if is_account_unrepeated(raw, account):
+        assert duplicate_key(raw) is None
+    if duplicate_key(raw) is not None:
+        with pytest.raises(DecodeError, match="twice"):
+            decode(ACCOUNTS, raw)
