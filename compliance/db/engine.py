@@ -21,6 +21,10 @@ WORKER_PAGE_CACHE_KIB = 16 << 10
 """SQLite's page cache of a worker's connection: its cache starts empty at each write turn (the
 other worker wrote), and with the default 2 MB a store of the 16,000-session benchmark takes
 a sixth more CPU under the write lock; a serial run's store gains nothing from more."""
+SQLITE_CONNECT = {"timeout": 60, "cached_statements": 32}
+"""The driver keeps 32 prepared statements, not 128: a batch reuses about 20, and the
+window tables' reads and writes name a batch's subjects (a new text of 100–300 KB prepared
+each time), which would otherwise stay until 128 were kept."""
 
 
 def database_url(option: str | None = None) -> str:
@@ -54,7 +58,7 @@ def make_engine(url: str, page_cache_kib: int | None = None) -> Engine:
             url,
             json_serializer=json_text,
             json_deserializer=msgspec.json.decode,
-            connect_args={"timeout": 60} if url.startswith("sqlite") else {},
+            connect_args=SQLITE_CONNECT if url.startswith("sqlite") else {},
         )
     except (SQLAlchemyError, ImportError, ValueError) as exc:
         raise DatabaseError(f"bad database URL {url!r}: {exc}") from None

@@ -1,4 +1,4 @@
-"""审计结果: a judged session as stored, its players, and per-player totals of a run.
+"""审计结果: a judged session as stored, its players, and the players a run met.
 
 Pure data: the judging (service layer) makes them, storage (db) writes them.
 """
@@ -74,42 +74,25 @@ class AuditedSession:
         return self.encoded
 
 
-@dataclass(slots=True)
-class PlayerTotal:
-    """玩家合计: a player's figures summed over the sessions of one partition, in yuan."""
-
-    sessions: int = 0
-    capital: Decimal = Decimal(0)
-    net: Decimal = Decimal(0)
-    max_stake: Decimal = Decimal(0)
-
-    def add(self, other: PlayerTotal) -> None:
-        self.sessions += other.sessions
-        self.capital += other.capital
-        self.net += other.net
-        self.max_stake = max(self.max_stake, other.max_stake)
+Players = dict[str, set[str]]
+"""玩家: the ids of a run's players with figures, by platform (the summary counts them)."""
 
 
-Totals = dict[tuple[str, str], PlayerTotal]
+def add_players(players: Players, session: AuditedSession) -> None:
+    """Note the players of one judged session who have figures."""
+    ids = players.get(session.platform)
+    if ids is None:
+        ids = players[session.platform] = set()
+    ids.update([p.id for p in session.players if p.metrics is not None])
 
 
-def add_session(totals: Totals, session: AuditedSession) -> None:
-    """Fold one judged session into per-player totals (map-side partial aggregation)."""
-    for p in session.players:
-        if p.metrics is None:
-            continue
-        t = totals.get((session.platform, p.id))
-        if t is None:
-            t = totals[(session.platform, p.id)] = PlayerTotal()
-        t.sessions += 1
-        t.capital += p.metrics.capital
-        t.net += p.metrics.net
-        t.max_stake = max(t.max_stake, p.metrics.single_stake)
-
-
-def merge_totals(into: Totals, part: Totals) -> None:
-    for key, total in part.items():
-        if key in into:
-            into[key].add(total)
+def merge_players(into: Players, part: Players) -> None:
+    for platform, ids in part.items():
+        if platform in into:
+            into[platform] |= ids
         else:
-            into[key] = total
+            into[platform] = ids
+
+
+def count_players(players: Players) -> int:
+    return sum(len(ids) for ids in players.values())

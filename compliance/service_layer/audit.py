@@ -171,7 +171,7 @@ def _audit(
         auditor.names = names
         duties = _duty_run(uow, run_id, names, options) if with_duties else None
         auditor.duty_sessions = duties is not None
-        judged = runner.judge(auditor, inputs, summary.totals, run_id, with_findings)
+        judged = runner.judge(auditor, inputs, summary.players, run_id, with_findings)
         for item in judged:
             if isinstance(item, DutySessions):
                 if duties is not None:

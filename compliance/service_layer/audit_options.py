@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from compliance.domain.audited import Totals
+from compliance.domain.audited import Players, count_players
 from compliance.domain.classifier import ClassifierOptions
 from compliance.domain.findings import DUTY, Finding
 from compliance.logs.reader import MAX_LINE_BYTES, Reject
@@ -45,7 +45,7 @@ class AuditSummary:
     tiers: Counter = field(default_factory=Counter)
     checks: Counter = field(default_factory=Counter)
     reject_list: list[Reject] = field(default_factory=list)
-    totals: Totals = field(default_factory=dict)
+    players: Players = field(default_factory=dict)
     platforms: set[str] = field(default_factory=set)
     last_day: date | None = None
     windows: int = 0
@@ -85,7 +85,7 @@ class AuditSummary:
         return {
             "sessions": self.sessions,
             "rejects": self.rejects,
-            "players": len(self.totals),
+            "players": count_players(self.players),
             "windows": self.windows,
             "findings": dict(self.kinds),
             "tiers": dict(self.tiers),

@@ -1,8 +1,7 @@
 """分区并行: the runners that judge a run's input, serially, on a process pool, or on Dask.
 
-Every runner yields judged sessions and rejects in file order and sums the
-per-player totals, so a parallel run prints and stores what a serial run
-would. A parallel runner cuts the input into byte ranges (starting and ending
+Every runner yields judged sessions and rejects in file order and notes the
+players met, so a parallel run prints and stores what a serial run would. A parallel runner cuts the input into byte ranges (starting and ending
 on line boundaries) judged by one function, `audit_partition`; given a
 unit-of-work factory, each worker stores its own sessions and sends back only
 their findings, as JSON.
@@ -26,7 +25,7 @@ from datetime import date
 from itertools import islice, pairwise
 from typing import Any, Protocol
 
-from compliance.domain.audited import AuditedSession, Totals, add_session, merge_totals
+from compliance.domain.audited import AuditedSession, Players, add_players, merge_players
 from compliance.domain.encoded import EncodedFinding
 from compliance.errors import ConfigError
 from compliance.logs.lines import is_whole
@@ -46,13 +45,13 @@ PARENT_POLL_SECONDS = 0.5
 
 
 class Runner(Protocol):
-    """执行器: judges the files of a run, in file order, summing `totals` as it goes."""
+    """执行器: judges the files of a run, in file order, noting its `players` as it goes."""
 
     def judge(
         self,
         auditor: Auditor,
         files: list[str],
-        totals: Totals,
+        players: Players,
         run_id: int | None = None,
         with_findings: bool = True,
     ) -> Iterator[AuditedSession | StoredSession | Reject | DutySessions]: ...
@@ -64,11 +63,11 @@ class Runner(Protocol):
 class SerialRunner:
     """In this process, one session after another."""
 
-    def judge(self, auditor, files, totals, run_id=None, with_findings=True):
+    def judge(self, auditor, files, players, run_id=None, with_findings=True):
         for path in files:
             for item in auditor.audit_file(path):
                 if isinstance(item, AuditedSession):
-                    add_session(totals, item)
+                    add_players(players, item)
                 yield item
 
     def close(self) -> None:
@@ -87,7 +86,7 @@ class PoolRunner:
     store: UnitOfWorkFactory | None = None
     ending: list[ProcessPoolExecutor] = field(default_factory=list, compare=False, repr=False)
 
-    def judge(self, auditor, files, totals, run_id=None, with_findings=True):
+    def judge(self, auditor, files, players, run_id=None, with_findings=True):
         tasks = _tasks(files, self.workers, run_id, with_findings)
         context = multiprocessing.get_context("fork")
         pool = ProcessPoolExecutor(
@@ -108,7 +107,7 @@ class PoolRunner:
                 if not ahead:  # the workers end while the driver takes the last items
                     pool.shutdown(wait=False)
                     self.ending.append(pool)
-                merge_totals(totals, partial)
+                merge_players(players, partial)
                 yield from items
         finally:
             if pool not in self.ending:
@@ -131,7 +130,7 @@ class DaskRunner:
     workers: int
     store: UnitOfWorkFactory | None = None
 
-    def judge(self, auditor, files, totals, run_id=None, with_findings=True):
+    def judge(self, auditor, files, players, run_id=None, with_findings=True):
         try:
             from dask.distributed import Client
         except ImportError:
@@ -151,7 +150,7 @@ class DaskRunner:
                 )
                 for future in futures:
                     items, partial = future.result()
-                    merge_totals(totals, partial)
+                    merge_players(players, partial)
                     yield from items
         finally:
             if cluster is not None:
@@ -304,7 +303,7 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _audit_partition(task: Task) -> tuple[list, Totals]:
+def _audit_partition(task: Task) -> tuple[list, Players]:
     if _worker_auditor is None:
         raise RuntimeError("a pool worker audits only after _start_worker gave it the auditor")
     return audit_partition(_worker_auditor, _worker_store, task)
@@ -312,8 +311,8 @@ def _audit_partition(task: Task) -> tuple[list, Totals]:
 
 def audit_partition(
     auditor: Auditor, store: UnitOfWorkFactory | None, task: Task
-) -> tuple[list, Totals]:
-    """The one function per partition: a byte range of a file, judged, with player totals.
+) -> tuple[list, Players]:
+    """The one function per partition: a byte range of a file, judged, with its players.
 
     With a store, the sessions are written here and only their findings go
     back, as JSON, when the driver wants them (`task[4]`); else just what
@@ -337,14 +336,14 @@ def _audit_partition_of(auditor: Auditor, store: UnitOfWorkFactory | None, task:
                 items.append(shown)
             continue
         items.append(item)
-    totals: Totals = {}
+    players: Players = {}
     sessions = [item for item in items if isinstance(item, AuditedSession)]
     for item in sessions:
-        add_session(totals, item)
+        add_players(players, item)
         if with_findings:
             item.encode_findings()
     if uow is None or rejects is None or run_id is None:
-        return items, totals
+        return items, players
     with uow:
         prepared = uow.runs.prepare_sessions(run_id, sessions) if sessions else None
         with _write_turn:
@@ -357,7 +356,7 @@ def _audit_partition_of(auditor: Auditor, store: UnitOfWorkFactory | None, task:
     ]
     if rejects.unsent:
         back.append(RejectsStored(rejects.unsent))
-    return back, totals
+    return back, players
 
 
 class RejectSink:

@@ -98,13 +98,19 @@ def test_every_injected_anomaly_is_found(tmp_path, rule_book, game):
     assert set(log.anomalies) <= found
 
 
-def test_two_workers_give_the_same_findings_and_totals_as_one(tmp_path, rule_book):
+def test_two_workers_give_the_same_findings_and_players_as_one(tmp_path, rule_book):
     path, _ = simulate(tmp_path, sessions=120, seed=8, anomalies=0.02)
     one, serial, uow1 = audited(rule_book, path)
     two, parallel, uow2 = audited(rule_book, path, workers=2)
     assert [f.to_json() for f in parallel] == [f.to_json() for f in serial]
-    assert two.totals == one.totals
+    assert two.players == one.players and two.as_dict() == one.as_dict()
     assert list(uow2.runs.sessions) == list(uow1.runs.sessions)
+    assert stored_players(uow2) == stored_players(uow1)
+
+
+def stored_players(uow) -> list:
+    """Each stored session's players and their figures, in the order stored."""
+    return [(key, [(p.id, p.metrics) for p in s.players]) for key, s in uow.runs.sessions.items()]
 
 
 def test_demo_in_an_empty_folder_ends_with_a_summary_and_a_database(tmp_path, monkeypatch):
