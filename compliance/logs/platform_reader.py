@@ -248,15 +248,20 @@ def checked_block(
         yield from checked_block(shown, before, block[:half])
         yield from checked_block(shown, before + block.count(b"\n", 0, half), block[half:])
         return
+    for number, raw in enumerate(_lines_of(block), before + 1):
+        if not raw.isspace():
+            item = line_event(shown, number, raw)
+            yield (item, raw) if isinstance(item, Reject) else (number, [item[1]])
+
+
+def _lines_of(block: bytes) -> list[bytes]:
+    """A block's lines, each with its newline (the last without one where the block has none)."""
     pieces = block.split(b"\n")
     last = pieces.pop()
     lines = [piece + b"\n" for piece in pieces]
     if last:
         lines.append(last)
-    for number, raw in enumerate(lines, before + 1):
-        if not raw.isspace():
-            item = line_event(shown, number, raw)
-            yield (item, raw) if isinstance(item, Reject) else (number, [item[1]])
+    return lines
 
 
 def whole_block(block: bytes) -> list[LedgerEvent] | None:
@@ -378,12 +383,7 @@ def account_blocks(
         if accounts is not None:
             yield from zip(count(before + 1), accounts)
             continue
-        pieces = block.split(b"\n")
-        last = pieces.pop()
-        lines = [piece + b"\n" for piece in pieces]
-        if last:
-            lines.append(last)
-        for number, raw in enumerate(lines, before + 1):
+        for number, raw in enumerate(_lines_of(block), before + 1):
             if number == 1 and raw.startswith(BOM):
                 raw = raw[len(BOM) :]
             if not raw.isspace():

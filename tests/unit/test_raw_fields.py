@@ -4,9 +4,6 @@ counting bytes, and only when the exact check agrees; the reader's outcome is th
 from __future__ import annotations
 
 import dataclasses
-import functools
-import tempfile
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -14,26 +11,19 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compliance.errors import DecodeError
 from compliance.games import get_game
 from compliance.games.guandan.record import GuandanHand
 from compliance.games.shengji.record import ShengjiHand
 from compliance.logs import key_counts, reader
 from compliance.logs.key_counts import keys_counted
 from compliance.logs.raw_fields import PairList, RawFields, emptied_colons, flat_leaves, pair_lists
-from compliance.logs.reader import duplicate_key
-from compliance.service_layer.simulate import SimulationSpec, write_log
+from tests.key_proofs import assert_agrees_with_the_exact_check, simulated_lines
 
 PLAY = b'{"player":"'
 
 
-@functools.cache
 def _lines() -> tuple[bytes, ...]:
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "shengji.jsonl"
-        spec = SimulationSpec(games=("shengji",), sessions=3, seed=4, rounds=(1, 3), anomalies=0.3)
-        write_log(spec, str(path))
-        return tuple(path.read_bytes().splitlines())
+    return simulated_lines("shengji")
 
 
 def _at_play(line: bytes, nth: int, text: bytes, after: int = 0) -> bytes:
@@ -108,28 +98,11 @@ MUTATIONS = {
 }
 
 
-def _outcome(raw: bytes) -> Any:
-    try:
-        return reader.decode_session(raw, get_game)
-    except DecodeError as exc:
-        return str(exc)
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 50), st.sampled_from(sorted(MUTATIONS)), st.integers(0, 400))
 def test_what_the_counts_prove_the_exact_check_agrees_with(i, how, n):
     lines = _lines()
-    raw = MUTATIONS[how](lines[i % len(lines)], n)
-    try:
-        session = reader.typed_decode(reader._decoder, raw, "session")
-    except DecodeError:
-        pass
-    else:
-        if keys_counted(raw, session, get_game):
-            assert duplicate_key(raw) is None
-    with mock.patch.object(reader, "keys_counted", return_value=False):
-        exact = _outcome(raw)
-    assert _outcome(raw) == exact
+    assert_agrees_with_the_exact_check(MUTATIONS[how](lines[i % len(lines)], n))
 
 
 class _Refusing:

@@ -18,7 +18,7 @@ from typing import Any
 
 from compliance.domain.duties.accounts import Accounts
 from compliance.domain.duties.calendar import age_on, month_of
-from compliance.domain.duties.collect import Collector
+from compliance.domain.duties.collect import Breach, Collector
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.logs.platform_records import Features, LedgerEvent
 
@@ -195,18 +195,9 @@ class Currency:
         if subject is None:
             subject = self._subjects[e.currency] = f"currency:{e.currency}"
         for duty in duties:
-            b = collect.found(duty, e.platform, subject, month)
-            if b is None:
-                b = collect.breach(
-                    duty,
-                    e.platform,
-                    subject,
-                    month,
-                    metric="yuan_per_unit",
-                    boundary=f"the first price seen, {first} yuan a unit",
-                    cap=first,
-                )
-                b.form = (PRICE_DRIFT, {"first": first})
+            b = collect.found(duty, e.platform, subject, month) or _drift(
+                collect, duty, e.platform, subject, month, first
+            )
             b.take(price, e, "max")
 
     def _recharges(
@@ -292,18 +283,9 @@ class Currency:
             values = [prices[i] for i in chosen]
             for duty in rows[month]:
                 collect.seq = picked_seqs[0]
-                b = collect.found(duty, platform, subject, month)
-                if b is None:
-                    b = collect.breach(
-                        duty,
-                        platform,
-                        subject,
-                        month,
-                        metric="yuan_per_unit",
-                        boundary=f"the first price seen, {first} yuan a unit",
-                        cap=first,
-                    )
-                    b.form = (PRICE_DRIFT, {"first": first})
+                b = collect.found(duty, platform, subject, month) or _drift(
+                    collect, duty, platform, subject, month, first
+                )
                 b.take_max(values, picked, picked_seqs)
         collect.seq = seqs[drifted[-1]]
         return True
@@ -361,3 +343,20 @@ class Currency:
             )
             b.see(None, None)
             b.detail = "draws in the ledger, no published probability in the configuration"
+
+
+def _drift(
+    collect: Collector, duty: Duty, platform: str, subject: str, month: str, first: Decimal
+) -> Breach:
+    """Check 13's breach of a currency's month, made the first time its price drifts."""
+    b = collect.breach(
+        duty,
+        platform,
+        subject,
+        month,
+        metric="yuan_per_unit",
+        boundary=f"the first price seen, {first} yuan a unit",
+        cap=first,
+    )
+    b.form = (PRICE_DRIFT, {"first": first})
+    return b

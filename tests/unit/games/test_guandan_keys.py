@@ -5,10 +5,7 @@ are those the decode would read."""
 
 from __future__ import annotations
 
-import functools
 import random
-import tempfile
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -21,7 +18,7 @@ from compliance.games.guandan import GAME, decode
 from compliance.logs import key_counts, reader
 from compliance.logs.key_counts import keys_counted
 from compliance.logs.reader import duplicate_key
-from compliance.service_layer.simulate import SimulationSpec, write_log
+from tests.key_proofs import simulated_lines
 
 # texts put inside the plays: repeats of each key of a play, and what breaks the cuts
 INSERTS = [
@@ -31,13 +28,8 @@ INSERTS = [
 ]  # fmt: skip
 
 
-@functools.cache
 def _lines() -> tuple[bytes, ...]:
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "guandan.jsonl"
-        spec = SimulationSpec(games=("guandan",), sessions=3, seed=4, rounds=(1, 3), anomalies=0.3)
-        write_log(spec, str(path))
-        return tuple(path.read_bytes().splitlines())
+    return simulated_lines("guandan")
 
 
 def _edited(line: bytes, rng: random.Random, edits: int) -> bytes:
