@@ -36,13 +36,18 @@ OPTIONAL = {
 SEPARATORS = [(",", ":"), (", ", ": "), (",", " : "), (" ,\t", ":\n")]
 
 
-@st.composite
-def ledger_lines(draw):
-    fields = dict(BASE)
-    for name, values in OPTIONAL.items():
+def _drawn_fields(draw, base: dict, optional: dict) -> list[tuple[str, Any]]:
+    """The fields of `base`, and each of `optional` or not, with a value drawn."""
+    fields = dict(base)
+    for name, values in optional.items():
         if draw(st.booleans()):
             fields[name] = draw(values)
-    items = list(fields.items())
+    return list(fields.items())
+
+
+@st.composite
+def ledger_lines(draw):
+    items = _drawn_fields(draw, BASE, OPTIONAL)
     if draw(st.booleans()):  # a key named twice, possibly spelt with an escape
         name, value = draw(st.sampled_from(items))
         items.insert(draw(st.integers(0, len(items))), (name, draw(st.sampled_from([value, None]))))
@@ -136,11 +141,7 @@ def _object(items, sep, colon, escape):
 
 @st.composite
 def account_lines(draw):
-    fields = dict(ACCOUNT)
-    for name, values in ACCOUNT_OPTIONAL.items():
-        if draw(st.booleans()):
-            fields[name] = draw(values)
-    items = list(fields.items())
+    items = _drawn_fields(draw, ACCOUNT, ACCOUNT_OPTIONAL)
     if draw(st.booleans()):  # a key named twice, its value the same, another or null
         name, value = draw(st.sampled_from(items))
         again = draw(st.sampled_from([value, None, "agent", "p2"]))
