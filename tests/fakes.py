@@ -97,7 +97,7 @@ class FakeWindows:
     def figures(self, platforms, start, end, run_id=None):
         return []
 
-    def ledgers(self, platforms, end, read_from=None, run_id=None, starts=None):
+    def ledgers(self, platforms, end, read_from=None, run_id=None, starts=None, kinds=()):
         return []
 
     def sessions_behind(self, figures):

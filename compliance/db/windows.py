@@ -95,8 +95,10 @@ def ledgers(
     read_from: date | None = None,
     run_id: int | None = None,
     starts: window_spans.Starts | None = None,
+    kinds: tuple[str, ...] = KINDS,
 ) -> Iterator[Ledger]:
-    """Owners', platforms' and players' sessions by day, up to `end` and from `read_from`.
+    """Owners', platforms' and players' sessions by day (of those `kinds`, in that order),
+    up to `end` and from `read_from`.
 
     With `run_id`, only the subjects with a session of that run, each ending on
     its latest session of the run (`end`, where given, instead), read and given
@@ -114,7 +116,7 @@ def ledgers(
     if read_from is not None:
         bounds.append(DAYS.c.day >= read_from)
         span.append(S.c.day >= read_from)
-    for kind in KINDS:
+    for kind in (k for k in KINDS if k in kinds):
         if run_id is None:
             yield from _kind_ledgers(conn, kind, names, bounds, span, end, read_from, None)
             continue
@@ -246,8 +248,9 @@ class SqlWindowsRepository:
         read_from: date | None = None,
         run_id: int | None = None,
         starts: window_spans.Starts | None = None,
+        kinds: tuple[str, ...] = KINDS,
     ) -> Iterator[Ledger]:
-        return ledgers(self.conn, platforms, end, read_from, run_id, starts)
+        return ledgers(self.conn, platforms, end, read_from, run_id, starts, kinds)
 
     def sessions_behind(self, figures: WindowFigures) -> list[str]:
         return sessions_behind(self.conn, figures)
