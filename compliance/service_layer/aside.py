@@ -4,8 +4,8 @@ Once the workers have stored every session, the run's session findings and the
 stored sessions its windows could sum no longer change; their digests (for the
 manifest) are read in one forked process from the database while the driver
 judges the windows, which is what stays serial of a run with workers, and so are
-the digests of the input files, read once the workers are done with them. The players'
-windows are judged in another (window_judging.py), the owners' and platforms' by the
+the digests of the input files, read once the workers are done with them. The first
+share of the players' windows is judged in another (window_judging.py), the rest by the
 driver. A failure there only means the driver makes them itself afterwards.
 """
 
@@ -22,12 +22,17 @@ from compliance.domain.windows import WindowFinding
 from compliance.service_layer.manifest import input_digests
 from compliance.service_layer.runners import die_with_parent
 from compliance.service_layer.unit_of_work import UnitOfWorkFactory
-from compliance.service_layer.window_judging import KINDS_ASIDE, WindowRun, judged_windows
+from compliance.service_layer.window_judging import (
+    KINDS_ASIDE,
+    SHARE_ASIDE,
+    WindowRun,
+    judged_windows,
+)
 
 
 class DigestsAside:
-    """The stored digests of a run, being made in a forked process; with `windows`, its
-    players' window findings in a second."""
+    """The stored digests of a run, being made in a forked process; with `windows`, the
+    first share of its players' window findings in a second."""
 
     def __init__(
         self,
@@ -57,8 +62,8 @@ class DigestsAside:
             self._inputs = self._pool.submit(input_digests, inputs, dict(names or {}))
 
     def players_windows(self) -> list[WindowFinding] | None:
-        """The players' window findings, in the order the driver would judge them, or None
-        if not judged here or the process could not judge them."""
+        """The first share of the players' window findings, in the order the driver would
+        judge them, or None if not judged here or the process could not judge them."""
         try:
             return self._windows.result() if self._windows is not None else None
         except Exception:  # the driver judges them itself
@@ -89,7 +94,7 @@ class DigestsAside:
 
 def players_windows(store: UnitOfWorkFactory, run: WindowRun) -> list[WindowFinding]:
     with store() as uow:
-        return list(judged_windows(uow, run, KINDS_ASIDE))
+        return list(judged_windows(uow, run, KINDS_ASIDE, SHARE_ASIDE))
 
 
 def stored_digests(

@@ -1,8 +1,9 @@
 """窗口判定: a run's window findings, judged from its stored sessions kind by kind of subject.
 
-A run with workers judges its players' windows in a forked process (aside.py) while the
-driver judges the owners' and the platforms': the run's serial tail, halved. The findings
-are stored and given in the one order a serial run makes them, owners first.
+A run with workers judges the first share of its players' windows in a forked process
+(aside.py) while the driver judges the owners', the platforms' and the other players':
+the run's serial tail, split in two. The findings are stored and given in the one order
+a serial run makes them, owners first.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from compliance.service_layer.unit_of_work import UnitOfWork
 WINDOW_BATCH = 1000
 KINDS_HERE = ("owner", "platform")
 KINDS_ASIDE = ("player",)
+SHARE_ASIDE, SHARE_HERE = (0, 2), (1, 2)  # of the players' chunks (db/windows.py `ledgers`)
 
 
 @dataclass(frozen=True)
@@ -55,14 +57,14 @@ def window_run(
 
 
 def judged_windows(
-    uow: UnitOfWork, run: WindowRun, kinds: tuple[str, ...]
+    uow: UnitOfWork, run: WindowRun, kinds: tuple[str, ...], share: tuple[int, int] = (0, 1)
 ) -> Iterator[WindowFinding]:
-    """The window findings of the run's subjects of these kinds, in the order they are
-    read, each with the sessions behind a threshold's sums; none stored."""
+    """The window findings of the run's subjects of these kinds (that `share` of them), in
+    the order they are read, each with the sessions behind a threshold's sums; none stored."""
     options = run.options
     starts = partial(window_starts, set(run.windows), years=options.cumulative_years)
     for ledger in uow.windows.ledgers(
-        set(run.platforms), options.as_of, run.read_from, run.run_id, starts, kinds
+        set(run.platforms), options.as_of, run.read_from, run.run_id, starts, kinds, share
     ):
         if ledger.kind != "platform":
             ledger.priors = options.priors.get((ledger.platform, ledger.id), ())
@@ -84,7 +86,8 @@ def judge_windows(
     """Window findings from the stored sessions, for the run's room owners, platforms and
     players, each band over its own window back from the subject's latest session of the
     run (or `as_of`): those the run did not meet keep the findings of the runs that did.
-    `aside` gives the players' findings judged elsewhere (None: judge them here). Stored
+    `aside` gives the first share of the players' findings, judged elsewhere meanwhile
+    (None: judge them here). Stored
     WINDOW_BATCH at a time as they are made, then given, so that memory does not grow
     with the subjects."""
     if run is None:
@@ -105,8 +108,10 @@ def _in_order(
         yield from judged_windows(uow, run, KINDS_HERE + KINDS_ASIDE)
         return
     yield from judged_windows(uow, run, KINDS_HERE)
-    players = aside()
-    yield from judged_windows(uow, run, KINDS_ASIDE) if players is None else players
+    later = list(judged_windows(uow, run, KINDS_ASIDE, SHARE_HERE))
+    earlier = aside()
+    yield from judged_windows(uow, run, KINDS_ASIDE, SHARE_ASIDE) if earlier is None else earlier
+    yield from later
 
 
 def _stored_windows(
