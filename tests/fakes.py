@@ -97,7 +97,9 @@ class FakeWindows:
     def figures(self, platforms, start, end, run_id=None):
         return []
 
-    def ledgers(self, platforms, end, read_from=None, run_id=None, starts=None):
+    def ledgers(
+        self, platforms, end, read_from=None, run_id=None, starts=None, kinds=(), share=(0, 1)
+    ):
         return []
 
     def sessions_behind(self, figures):

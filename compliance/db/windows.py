@@ -95,15 +95,20 @@ def ledgers(
     read_from: date | None = None,
     run_id: int | None = None,
     starts: window_spans.Starts | None = None,
+    kinds: tuple[str, ...] = KINDS,
+    share: tuple[int, int] = (0, 1),
 ) -> Iterator[Ledger]:
-    """Owners', platforms' and players' sessions by day, up to `end` and from `read_from`.
+    """Owners', platforms' and players' sessions by day (of those `kinds`, in that order),
+    up to `end` and from `read_from`.
 
     With `run_id`, only the subjects with a session of that run, each ending on
     its latest session of the run (`end`, where given, instead), read and given
     `LEDGER_CHUNK` subjects at a time, so that memory holds a chunk's day rows, not
     every player's; without, every subject, ending on `end` (or its latest session).
     With `run_id` and `starts` (the first days a window ending on a day can have), a
-    run of days between them is one entry (window_spans.py).
+    run of days between them is one entry (window_spans.py). `share` (i, n): with `run_id`,
+    the i-th of n runs of consecutive chunks of each kind, the earlier ones no smaller
+    (processes judging apart read what one process would, chunk for chunk).
     """
     names = sorted(platforms)
     bounds: list[ColumnElement[bool]] = []
@@ -114,18 +119,26 @@ def ledgers(
     if read_from is not None:
         bounds.append(DAYS.c.day >= read_from)
         span.append(S.c.day >= read_from)
-    for kind in KINDS:
+    for kind in (k for k in KINDS if k in kinds):
         if run_id is None:
             yield from _kind_ledgers(conn, kind, names, bounds, span, end, read_from, None)
             continue
         ends = _run_ends(conn, kind, and_(*span), run_id, end)
         keys = list(ends)
-        for i in range(0, len(keys), LEDGER_CHUNK):
+        for i in range(*_chunk_share(len(keys), share)):
             books = {
                 key: Ledger(kind, key[1], key[0], ends[key], read_from)
                 for key in keys[i : i + LEDGER_CHUNK]
             }
             yield from _kind_ledgers(conn, kind, names, bounds, span, end, read_from, books, starts)
+
+
+def _chunk_share(subjects: int, share: tuple[int, int]) -> tuple[int, int, int]:
+    """The range of first subjects of the chunks in `share` (see `ledgers`)."""
+    which, of = share
+    chunks = -(-subjects // LEDGER_CHUNK)
+    first, stop = -(-which * chunks // of), -(-(which + 1) * chunks // of)
+    return first * LEDGER_CHUNK, min(stop * LEDGER_CHUNK, subjects), LEDGER_CHUNK
 
 
 def _kind_ledgers(
@@ -246,8 +259,10 @@ class SqlWindowsRepository:
         read_from: date | None = None,
         run_id: int | None = None,
         starts: window_spans.Starts | None = None,
+        kinds: tuple[str, ...] = KINDS,
+        share: tuple[int, int] = (0, 1),
     ) -> Iterator[Ledger]:
-        return ledgers(self.conn, platforms, end, read_from, run_id, starts)
+        return ledgers(self.conn, platforms, end, read_from, run_id, starts, kinds, share)
 
     def sessions_behind(self, figures: WindowFigures) -> list[str]:
         return sessions_behind(self.conn, figures)

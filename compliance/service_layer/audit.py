@@ -13,14 +13,11 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
-from functools import partial
 from typing import Any
 
 from compliance.domain.audited import AuditedSession
-from compliance.domain.findings import Finding, ThresholdFinding
-from compliance.domain.ledger import judge_ledger
+from compliance.domain.findings import Finding
 from compliance.domain.rules import RuleBook
-from compliance.domain.windows import WindowFinding, window_starts
 from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import Reject
 from compliance.service_layer.aside import DigestsAside
@@ -42,6 +39,7 @@ from compliance.service_layer.runners import (
 )
 from compliance.service_layer.seeding import ensure_rules
 from compliance.service_layer.unit_of_work import UnitOfWork
+from compliance.service_layer.window_judging import judge_windows, read_limit, window_run
 from compliance.streams import is_stream, spool
 
 
@@ -55,9 +53,6 @@ def make_auditor(book: RuleBook, options: AuditOptions) -> Auditor:
     auditor.store_names = options.store_names
     auditor.keep_lines = options.keep_lines
     return auditor
-
-
-WINDOW_BATCH = 1000
 
 
 def _ignore(_finding) -> None:
@@ -208,16 +203,17 @@ def _audit(
         _flush(uow, run_id, batch, rejects, summary)
         uow.runs.refresh_statistics()
         summary.repeated = uow.runs.count_repeated(run_id)
-        aside = (
-            DigestsAside(
-                store, run_id, summary.platforms, _read_from(options, summary), inputs, names
+        windows = window_run(book, options, summary, run_id, make_auditor(book, options).classifier)
+        aside = None
+        if store is not None and options.workers > 1:
+            uow.commit()  # the statistics just made, read by the processes aside too
+            read_from = _read_from(options, summary)
+            aside = DigestsAside(
+                store, run_id, summary.platforms, read_from, inputs, names, windows
             )
-            if store is not None and options.workers > 1
-            else None
-        )
-        if aside is not None:
             ending.callback(aside.close)
-        for finding in judge_windows(uow, book, options, summary, run_id):
+        players = aside.players_windows if aside is not None else None
+        for finding in judge_windows(uow, windows, summary, players):
             summary.count_finding(finding)
             on_finding(finding)
         if duties is not None:
@@ -237,46 +233,6 @@ def _audit(
         )
         uow.commit()
         summary.run_id = run_id
-
-
-def judge_windows(
-    uow: UnitOfWork, book: RuleBook, options: AuditOptions, summary: AuditSummary, run_id: int
-) -> Iterator[WindowFinding]:
-    """Window findings from the stored sessions, for the run's room owners, platforms and
-    players, each band over its own window back from the subject's latest session of the
-    run (or `as_of`): those the run did not meet keep the findings of the runs that did.
-    Stored WINDOW_BATCH at a time as they are made, then given, so that memory does not
-    grow with the subjects."""
-    last = options.as_of or summary.last_day
-    if last is None or not summary.platforms or options.window_days == 0:
-        return
-    read_from = read_limit(last, options.window_days)
-    classifier = make_auditor(book, options).classifier
-    findings: list[WindowFinding] = []
-    windows = {band.window for band in book.bands}
-    starts = partial(window_starts, windows, years=options.cumulative_years)
-    for ledger in uow.windows.ledgers(summary.platforms, options.as_of, read_from, run_id, starts):
-        if ledger.kind != "platform":
-            ledger.priors = options.priors.get((ledger.platform, ledger.id), ())
-        finding = judge_ledger(classifier, ledger, options.cumulative_years)
-        if finding is None:
-            continue
-        if isinstance(finding, ThresholdFinding) and finding.rule is not None:
-            used = ledger.figures(date.fromisoformat(finding.window_start or ""))
-            finding.sessions = uow.windows.sessions_behind(used)
-        findings.append(finding)
-        if len(findings) >= WINDOW_BATCH:
-            yield from _stored_windows(uow, run_id, findings, summary)
-            findings = []
-    yield from _stored_windows(uow, run_id, findings, summary)
-
-
-def _stored_windows(
-    uow: UnitOfWork, run_id: int, findings: list[WindowFinding], summary: AuditSummary
-) -> list[WindowFinding]:
-    uow.windows.store_findings(run_id, findings)
-    summary.windows += len(findings)
-    return findings
 
 
 def _duty_inputs(options: AuditOptions) -> list[dict[str, Any]]:
@@ -329,11 +285,6 @@ def _duties(
     summary.stored_rejects += result.rejects
     room = max(0, 100 - len(summary.reject_list))
     summary.reject_list.extend(result.reject_list[:room])
-
-
-def read_limit(last: date, window_days: int | None) -> date | None:
-    """The first day windows read: `window_days` back from the run's last day, or None."""
-    return None if window_days is None else last - timedelta(days=window_days - 1)
 
 
 def _flush(uow: UnitOfWork, run_id: int, batch: list, rejects: list, summary: AuditSummary) -> None:

@@ -135,7 +135,7 @@ def _rejudge_windows(
     as_of: date | None,
     window_days: int | None,
 ) -> None:
-    """The window findings an audit ends with (audit.judge_windows), both ways."""
+    """The window findings an audit ends with (window_judging.judge_windows), both ways."""
     platforms, last = uow.windows.scope()
     end = as_of or last
     if end is None:
