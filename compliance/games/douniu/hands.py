@@ -25,7 +25,7 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
 from compliance.errors import DealError
-from compliance.games.cards import ALL_CARDS, JOKERS, RANKS, STANDARD_52, rank_number
+from compliance.games.cards import ALL_CARDS, JOKERS, STANDARD_52, rank_number
 
 NO_BULL, BULL_NINE, BULL_BULL, FOUR_BOMB, FIVE_FACE, FIVE_SMALL = 0, 9, 10, 11, 12, 13
 FIVE_SMALL_TOTAL = 10
@@ -74,7 +74,11 @@ def reference_level(cards: Sequence[str], five_small_max: int = 0) -> int:
     """
     if len(cards) != 5:
         raise DealError(f"a 斗牛 hand has 5 cards, not {len(cards)}")
-    ranks = [rank_number(c) for c in cards]
+    return level_of_ranks([rank_number(c) for c in cards], five_small_max)
+
+
+def level_of_ranks(ranks: Sequence[int], five_small_max: int = 0) -> int:
+    """牌型 (reference) of five ranks (A = 1 … K = 13): the rules of `reference_level`."""
     if is_five_small(ranks, five_small_max):
         return FIVE_SMALL
     if all(r >= 11 for r in ranks):
@@ -102,7 +106,8 @@ def reference_score(cards: Sequence[str], five_small_max: int = 0) -> int:
     return (level << LEVEL_SHIFT) + (four << FOUR_SHIFT) + OWN_BITS_AT + 1 + high
 
 
-PACKED: dict[str, int] = {c: 1 << 3 * (rank_number(c) - 1) for c in STANDARD_52}
+RANK_BITS: tuple[int, ...] = (0, *(1 << 3 * (r - 1) for r in range(1, 14)))  # by rank, A = 1
+PACKED: dict[str, int] = {c: RANK_BITS[rank_number(c)] for c in STANDARD_52}
 CARD_BITS: dict[str, int] = {c: 1 << (OWN_BITS_AT + card_index(c)) | PACKED[c] for c in STANDARD_52}
 VALUE: dict[str, int] = {c: card_value(c) for c in STANDARD_52}
 
@@ -113,14 +118,9 @@ def _build_table() -> dict[int, int]:
     for ranks in combinations_with_replacement(range(1, 14), 5):
         if max(Counter(ranks).values()) > 4:
             continue
-        seen: Counter[int] = Counter()
-        cards = []
-        for rank in ranks:
-            cards.append("SHCD"[seen[rank]] + RANKS[rank - 1])
-            seen[rank] += 1
-        level = reference_level(cards)
+        level = level_of_ranks(ranks)
         four = _four_rank(ranks) if level == FOUR_BOMB else 0
-        table[sum(PACKED[c] for c in cards)] = (level << LEVEL_SHIFT) + (four << FOUR_SHIFT)
+        table[sum(RANK_BITS[r] for r in ranks)] = (level << LEVEL_SHIFT) + (four << FOUR_SHIFT)
     return table
 
 
