@@ -181,7 +181,7 @@ class IndeterminateFinding(_Finding, kw_only=True, tag=INDETERMINATE, omit_defau
         return INDETERMINATE
 
 
-class DutyEvent(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class DutyEvent(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """An event behind a duty finding: its id (a ledger event's or a session's), time,
     type and amounts; for a signal, the other account and the room where there is one."""
 

@@ -142,10 +142,11 @@ class AgentTables:
                     )
                 )
                 b.seqs.append(b.seq)
-            if t.room is not None and t.room not in b.rooms and len(b.rooms) < SAMPLE:
-                b.rooms.append(t.room)
-            if t.owner is not None and t.owner not in b.accounts and len(b.accounts) < SAMPLE:
-                b.accounts.append(t.owner)
+            rooms, owners = b.room_list(), b.others()
+            if t.room is not None and t.room not in rooms and len(rooms) < SAMPLE:
+                rooms.append(t.room)
+            if t.owner is not None and t.owner not in owners and len(owners) < SAMPLE:
+                owners.append(t.owner)
         b.detail = (
             f"{SIGNAL_NOTE}: agent {agent} played in {b.count} sessions of rooms opened with "
             "the agent's own room cards; an agent filling a seat for friends looks the same"

@@ -162,11 +162,12 @@ class CoinTraders:
             if s not in b.events:
                 b.events.append(s)
                 b.seqs.append(b.seq)
+        others = b.others()
         for sender in sorted(senders):
-            if sender not in b.accounts and len(b.accounts) < SAMPLE:
-                b.accounts.append(sender)
-        if e.counterpart and e.counterpart not in b.accounts:
-            b.accounts.append(e.counterpart)
+            if sender not in others and len(others) < SAMPLE:
+                others.append(sender)
+        if e.counterpart and e.counterpart not in others:
+            others.append(e.counterpart)
         b.detail = (
             f"{SIGNAL_NOTE}: {n} small transfers in from at least {len(senders)} accounts "
             f"({total} in all), then {e.type} of {size} ({share} of them); a trader buying "

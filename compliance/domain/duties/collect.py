@@ -47,12 +47,23 @@ class Breach:
     count: int = 0
     events: list[DutyEvent] = field(default_factory=list)
     detail: str = ""
-    accounts: list[str] = field(default_factory=list)  # a signal's other accounts
-    rooms: list[str] = field(default_factory=list)
+    accounts: list[str] | None = None  # a signal's other accounts, made when first named
+    rooms: list[str] | None = None
     form: tuple[str, dict[str, Any]] | None = None  # a detail template, filled in at the end
     seqs: list[int] = field(default_factory=list)  # each sampled event's place in the ledger
     seq: int = 0  # the place of the event being seen (Collector.seq)
     combine: str = "max"  # how its values combine: max, min or sum
+
+    def others(self) -> list[str]:
+        """The signal's other accounts, made on first use (most breaches name none)."""
+        if self.accounts is None:
+            self.accounts = []
+        return self.accounts
+
+    def room_list(self) -> list[str]:
+        if self.rooms is None:
+            self.rooms = []
+        return self.rooms
 
     def see(self, value: Decimal | None, ev: DutyEvent | None, combine: str = "max") -> None:
         self._count(value, combine)

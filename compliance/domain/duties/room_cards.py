@@ -170,9 +170,10 @@ class RoomCards:
                 if len(b.events) < SAMPLE:
                     b.events.append(ev)
                     b.seqs.append(seq)
+            others = b.others()
             for account in sorted(uses.cards):
-                if account not in b.accounts and len(b.accounts) < SAMPLE:
-                    b.accounts.append(account)
+                if account not in others and len(others) < SAMPLE:
+                    others.append(account)
             what = "in proportion to their winnings" if share is not None else ""
             b.detail = (
                 f"room cards taken only from seats that won {what}".rstrip()
