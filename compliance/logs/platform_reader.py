@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from itertools import count, repeat
+from itertools import compress, count, repeat
 from typing import Any, Generic, TypeVar, cast
 
 import msgspec
@@ -285,12 +285,11 @@ def whole_block(block: bytes) -> list[LedgerEvent] | None:
     nones = sum(map(operator.countOf, map(msgspec.structs.astuple, events), repeat(None)))
     if block.translate(None, _WHITE).count(b'":') != _FIELDS * lines - nones:
         return None
-    if any(tz is None for tz in map(_TZ, events)):
+    if not all(map(operator.is_not, map(_TZ, events), repeat(None))):
         return None
     # each distinct text of a yuan once: equal texts are equal in sign, digits and exponent
-    amounts = set(map(str, map(_YUAN, events)))
-    amounts.discard("None")
-    for text in amounts:
+    yuans = list(map(_YUAN, events))
+    for text in set(map(str, compress(yuans, map(operator.is_not, yuans, repeat(None))))):
         yuan = Decimal(text)
         places = yuan.as_tuple().exponent  # an int once finite
         if not (yuan.is_finite() and 0 <= yuan < MAX_CASH and cast(int, places) >= -2):
