@@ -7,7 +7,9 @@ a temporary folder, then reads and checks them in this process (no database): ev
 second of CPU, and the peak resident memory. With `stored`, also the whole `audit` (a
 one-session log, the accounts and the ledger) into a fresh SQLite database, with one
 process and with `--workers 2`: CPU of the process and its workers, events a second of
-it, the duty findings stored (docs/performance.md, "Platform duties").
+it, the duty findings stored; then the same accounts with a one-event ledger, so that
+the ledger's events alone are timed as the engines' rounds are, less a one-event run
+(docs/performance.md, "Platform duties").
 """
 
 from __future__ import annotations
@@ -136,13 +138,23 @@ def main(argv: list[str]) -> None:
     events = int(argv[0]) if argv else 1_000_000
     accounts = int(argv[1]) if len(argv) > 1 else 100_000
     if "stored" in argv[2:]:
+        whole = {}
         for workers in (1, 2):
             timing, stored = stored_rate(events, accounts, workers)
+            whole[workers] = timing
             print(
                 f"duties stored, --workers {workers}: {events:,} events, {accounts:,} accounts: "
                 f"{timing.describe()} = {events / timing.total_cpu:,.0f} events/s of CPU; "
                 f"{stored:,} duty findings stored"
             )
+        one, _ = stored_rate(1, accounts, 1)
+        alone = whole[1].total_cpu - one.total_cpu
+        print(
+            f"the same accounts and a one-event ledger, --workers 1: {one.describe()}; "
+            f"the ledger's events alone: {(events - 1) / alone:,.0f} events/s of CPU"
+            if alone > 0
+            else "the ledger's events alone: too few to time"
+        )
         return
     rate = duty_rate(events, accounts)
     print(
