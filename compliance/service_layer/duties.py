@@ -22,7 +22,7 @@ from compliance.domain.duties.rows import DutyBook
 from compliance.domain.findings import DutyFinding
 from compliance.dutydata import duties_path, load_duties
 from compliance.errors import LogError
-from compliance.logs.platform_reader import Record, event_blocks, read_records
+from compliance.logs.platform_reader import event_blocks, iter_records
 from compliance.logs.platform_records import ACCOUNTS, CONFIG
 from compliance.logs.reader import Reject
 from compliance.service_layer.duty_sessions import DutySessions, sitting_of
@@ -122,15 +122,15 @@ class DutyRun:
         self.engine = DutyAudit(
             self.book,
             self.options,
-            (r.record for r in accounts) if accounts is not None else None,
-            [r.record for r in config] if config is not None else None,
+            accounts,
+            list(config) if config is not None else None,
             ledger_given=inputs.ledger is not None,
         )
 
-    def _records(self, path: str | None, kind: str) -> Iterator[Record[Any]] | None:
+    def _records(self, path: str | None, kind: str) -> Iterator[Any] | None:
         if path is None:
             return None
-        items = read_records(path, kind, self.max_line_bytes, name=self.names.get(path))
+        items = iter_records(path, kind, self.max_line_bytes, name=self.names.get(path))
         return _decoded(self.uow, self.run_id, items, self.summary, self.rejects, self.strict)
 
     def sessions(self, batch: DutySessions) -> None:
@@ -230,17 +230,18 @@ def _absorb(
 def _decoded(
     uow: UnitOfWork,
     run_id: int,
-    items: Iterator[Record[Any] | Reject],
+    items: Iterator[tuple[int, Any] | Reject],
     summary: DutySummary,
     rejects: list[Reject],
     strict: bool,
-) -> Iterator[Record[Any]]:
+) -> Iterator[Any]:
+    """The records of (line number, record) pairs, each reject stored and counted."""
     for item in items:
         if isinstance(item, Reject):
             _rejected(uow, run_id, item, summary, rejects, strict)
             continue
         summary.records += 1
-        yield item
+        yield item[1]
 
 
 def _rejected(
