@@ -170,9 +170,10 @@ class Engines(Protocol):
     def __call__(self, code: str, /) -> Any: ...
 
 
-# a game's proof of one round field apart: the field's raw JSON in each round of a line (None
-# where a round leaves it out), and the line's raw `rounds` as `Session` decoded them
-Prover = Callable[[list[bytes | None], msgspec.Raw], bool]
+# a game's proof of round fields apart: the mirror's record of each round of a line (the
+# field as raw JSON, UNSET where a round leaves it out), and the line's raw `rounds` as
+# `Session` decoded them
+Prover = Callable[[tuple[Any, ...], msgspec.Raw], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,9 +262,4 @@ def _proven_apart(
         return False
     if colons != _encode(mirror).count(b":"):
         return False
-    unset = msgspec.UNSET
-    for name, prove in proof.provers:
-        texts = [getattr(record, name) for record in mirror.rounds]
-        if not prove([None if t is unset else bytes(t) for t in texts], rounds):
-            return False
-    return True
+    return all(prove(mirror.rounds, rounds) for _, prove in proof.provers)

@@ -18,14 +18,16 @@ which then need not cut them again.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import msgspec
+from msgspec import UNSET
 
 from compliance.games.base import decode_rounds
 from compliance.games.cards import Card
 from compliance.games.guandan.record import GuandanHand, GuandanPlay, GuandanTribute, Level
-from compliance.logs.bounds import MAX_ROUNDS, Points, SignedPoints
+from compliance.logs.bounds import MAX_POINTS, MAX_ROUNDS, Points, SignedPoints
 
 MAX_KEPT = 1 << 17  # distinct play texts kept; past it the table starts again
 NO_PLAYS = msgspec.Raw(b"[]")
@@ -53,15 +55,18 @@ _hands = msgspec.json.Decoder(Annotated[list[RawHand], msgspec.Meta(max_length=M
 _play = msgspec.json.Decoder(GuandanPlay)
 _plays = msgspec.json.Decoder(list[GuandanPlay])
 MAX_READY = 1 << 11  # lines whose plays the key proof keeps for their decode; the oldest go
-ready: OrderedDict[int, tuple[msgspec.Raw, list[list[Play]]]] = OrderedDict()
+# a line's raw `rounds`, its hands' plays, and its hands where the key mirror gave them
+ready: OrderedDict[int, tuple[msgspec.Raw, list[list[Play]], list[RawHand] | None]] = OrderedDict()
 
 
 def decode_hands(raw: msgspec.Raw | bytes) -> list[Hand]:
     """The hands of a session's `rounds` with their plays, equal to
     `decode_rounds(raw, GuandanHand)` (`whole` makes each one's `GuandanHand`), which
-    gives the error of a line it rejects. The plays are those the reader's key proof cut
-    (`keys_proven`) where it kept them."""
+    gives the error of a line it rejects. The plays, and the hands where it made them, are
+    those the reader's key proof kept (`keys_proven`)."""
     kept = ready.pop(id(raw), None)
+    if kept is not None and kept[0] is raw and kept[2] is not None:
+        return list(zip(kept[2], kept[1], strict=True))
     try:
         hands = _hands.decode(raw)
         if kept is not None and kept[0] is raw and len(kept[1]) == len(hands):
@@ -100,23 +105,80 @@ def plays_of(text: bytes) -> list[Play]:
     return list(map(play_of, _plays.decode(text))) if found is None else found
 
 
-def keys_proven(texts: list[bytes | None], rounds: msgspec.Raw) -> bool:
-    """True: the raw `plays` of each hand of a line (None where left out) decode as
-    `GuandanPlay`s and no play names a key twice (every text kept in `known` was proven so
-    when it was learnt). The plays are kept for `decode_hands` of the same `rounds`."""
-    hands: list[list[Play]] = []
-    for text in texts:
-        if text is None or text == b"[]":
-            hands.append([])
+def keys_proven(records: Sequence[Any], rounds: msgspec.Raw) -> bool:
+    """True: the raw `plays` of each hand of a line's key mirror (`logs.key_counts`, UNSET
+    where left out) decode as `GuandanPlay`s and no play names a key twice (every text kept
+    in `known` was proven so when it was learnt). The plays, and the hands where the mirror
+    holds what their `RawHand`s would, are kept for `decode_hands` of the same `rounds`."""
+    cut: list[list[Play]] = []
+    for record in records:
+        raw = record.plays
+        text = b"[]" if raw is UNSET else bytes(raw)
+        if text == b"[]":
+            cut.append([])
             continue
         plays = _cut(text)
         if plays is None:
             return False
-        hands.append(plays)
-    ready[id(rounds)] = (rounds, hands)
+        cut.append(plays)
+    ready[id(rounds)] = (rounds, cut, _hands_of(records))
     if len(ready) > MAX_READY:
         ready.popitem(last=False)
     return True
+
+
+def _hands_of(records: Sequence[Any]) -> list[RawHand] | None:
+    """The `RawHand`s of a line's rounds from their key mirror, or None where any one might
+    decode otherwise."""
+    if len(records) > MAX_ROUNDS:
+        return None
+    hands = []
+    for record in records:
+        hand = _hand_of(record)
+        if hand is None:
+            return None
+        hands.append(hand)
+    return hands
+
+
+def _hand_of(record: Any) -> RawHand | None:
+    """The `RawHand` decoding the round would give, from the key mirror's record of it (its
+    leaves typed but not bounded), or None where it might not decode so."""
+    deal, finish, claimed = record.deal, record.finish, record.claimed
+    if deal is UNSET or finish is UNSET or claimed is UNSET:
+        return None
+    if claimed and not -MAX_POINTS <= min(claimed.values()) <= max(claimed.values()) <= MAX_POINTS:
+        return None
+    level, stake, rake = record.level, record.stake, record.rake
+    if stake is UNSET:
+        stake = None
+    elif stake is not None and not 0 <= stake <= MAX_POINTS:
+        return None
+    if rake is UNSET:
+        rake = 0
+    elif not 0 <= rake <= MAX_POINTS:
+        return None
+    tribute: list[GuandanTribute] = []
+    if record.tribute is not UNSET:
+        for paid in record.tribute:
+            if paid.payer is UNSET or paid.receiver is UNSET or paid.card is UNSET:
+                return None
+            back = None if paid.returned is UNSET else paid.returned
+            tribute.append(
+                GuandanTribute(
+                    payer=paid.payer, receiver=paid.receiver, card=paid.card, returned=back
+                )
+            )
+    return RawHand(
+        deal=deal,
+        finish=list(finish),
+        claimed=claimed,
+        level=None if level is UNSET else level,
+        stake=stake,
+        tribute=tribute,
+        plays=NO_PLAYS if record.plays is UNSET else record.plays,
+        rake=rake,
+    )
 
 
 def _cut(text: bytes) -> list[Play] | None:
