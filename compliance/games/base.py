@@ -69,9 +69,10 @@ class EngineSpec:
     `seat_range` bounds the players of a simulated session; `tally`, when a
     game has one, is its fused one-pass tally `(session, player_ids, options)`,
     equal to metrics.tally(replay(session)). `keys_apart` names round fields whose keys
-    the game proves itself (`logs.key_counts`), given the field's raw JSON in each round of a
-    line (None where left out) and the line's raw `rounds`: True only if each text decodes as
-    the field's type and no object in it names a key twice.
+    the game proves itself (`logs.key_counts`), given the key mirror's record of each round
+    of a line (those fields as raw JSON, UNSET where left out; the rest decoded, unbounded)
+    and the line's raw `rounds`: True only if each text decodes as the field's type and no
+    object in it names a key twice.
     """
 
     code: str
@@ -83,7 +84,7 @@ class EngineSpec:
     default_preset: str
     seat_range: tuple[int, int] = (2, 6)
     tally: Tally | None = None
-    keys_apart: Mapping[str, Callable[[list[bytes | None], msgspec.Raw], bool]] = field(
+    keys_apart: Mapping[str, Callable[[tuple[Any, ...], msgspec.Raw], bool]] = field(
         default_factory=dict
     )
 
