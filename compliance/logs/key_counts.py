@@ -29,7 +29,9 @@ does not prove goes to the whole mirror, as before.
 A game may prove some round fields itself (`EngineSpec.keys_apart`, 掼蛋's plays): a third
 mirror keeps them as raw JSON, copied when written back, so their colons stand on both sides
 of the count, and the game's prover answers for their keys (and their bytes, by decoding
-them). Where that proves nothing, the whole mirror is asked as before.
+them). The prover is given the mirror's records of the rounds, which it may keep (掼蛋 makes
+its rounds of them rather than decode them again). Where that proves nothing, the whole
+mirror is asked as before.
 """
 
 from __future__ import annotations

@@ -12,7 +12,10 @@ is decoded as `decode_rounds` decodes it, which accepts or rejects it with its o
 The same cut proves the plays' keys for the reader (`keys_proven`, the engine's
 `keys_apart`): a text is kept only if no key of its play can be named twice, so a hand
 whose texts are all kept holds no repeat; the plays so cut are kept for the line's decode,
-which then need not cut them again.
+which then need not cut them again. The reader's key mirror has decoded the rest of each
+hand with the same types but without their bounds; where the bounds hold and nothing a
+`RawHand` needs is left out, its `RawHand`s are made of it and kept too, and the line's
+decode does not read the rounds again.
 """
 
 from __future__ import annotations
