@@ -139,11 +139,11 @@ def sessions_to_settle(
 
 @contextmanager
 def _kept_frozen() -> Iterator[Callable[[], None]]:
-    """What a step keeps to its end (the sessions read, with what the engines kept of their
-    rounds; the replays and the engines' tables) frozen out of the cycle collector's sight as
-    it is made, by `keep()` after each session, and handed back to its oldest generation as
-    the step ends. Its young collections walked all of it again and again, ~7 % of a 掼蛋
-    settle (docs/performance.md, "guandan6"); reference counting frees the rest as before,
+    """冻结: what a step keeps to its end (the sessions read, with what the engines kept of
+    their rounds; the replays and the engines' tables) frozen out of the cycle collector's
+    sight as it is made, by `keep()` after each session, and handed back to its oldest
+    generation as the step ends. Its collections walked all of it again and again, ~6 % of a
+    掼蛋 settle (docs/performance.md, "guandan6"); reference counting frees the rest as before,
     and a cycle made while the step runs waits for the collector only until it ends. Where
     something is frozen already, unfreezing would hand that back too: the step then leaves
     the collector alone."""
