@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 from itertools import compress, repeat
+from typing import cast
 
 from compliance.domain.duties.calendar import month_of
 from compliance.domain.duties.collect import Collector, event
@@ -71,58 +72,68 @@ class Points:
 
     def see(self, e: LedgerEvent, day: date) -> None:
         """One event; `day` its Beijing day."""
-        if e.type != "settlement" or e.units is None:
-            return
-        platform = e.platform
-        if platform not in self._judged:
-            self._judged.add(platform)
-            self.collect.checked.add(("point_caps", platform))
-        if self.modes is None:
-            counted = self._unconfigured
-            counted[(platform, CONFIG)] = counted.get((platform, CONFIG), 0) + 1
-            return
-        mode = self.modes.get((platform, e.mode or ""))
-        if mode is None:
-            missing = self._unlisted.get(e.mode)
-            if missing is None:
-                missing = self._unlisted[e.mode] = f"platform-config mode {e.mode}"
-            counted = self._unconfigured
-            counted[(platform, missing)] = counted.get((platform, missing), 0) + 1
-            return
-        if not mode.stakes_points:
-            return
-        swing = abs(e.units)
-        if mode.round_cap is not None and swing > mode.round_cap:
-            for duty in self.book.in_force("point_caps", "per_round", day):
-                b = self.collect.breach(
-                    duty,
-                    platform,
-                    f"account:{e.account}",
-                    month_of(day),
-                    metric="round_points",
-                    boundary=f"at most {mode.round_cap} points a round in {mode.mode}",
-                    cap=Decimal(mode.round_cap),
-                    account=e.account,
-                )
-                b.see(Decimal(swing), event(e.id, e.at, e.type, None, e.units))
-        key = (platform, e.account, mode.mode, day)
-        held = self.days.get(key)
-        if held is None:
-            self.days[key] = (swing, (e.id, e.at, e.units, self.collect.seq))
-        else:
-            self.days[key] = (held[0] + swing, held[1])
+        if e.type == "settlement":
+            self.settlements((self.collect.seq,), (e,), (day,))
 
     def settlements(
         self, seqs: Sequence[int], events: Sequence[LedgerEvent], days: Sequence[date]
     ) -> None:
-        """A block's settlements (`see` each, in ledger order); without a configuration of the
-        modes, those with points only counted per platform."""
-        if self.modes is not None:
-            collect, see = self.collect, self.see
-            for seq, e, day in zip(seqs, events, days, strict=True):
-                collect.seq = seq
-                see(e, day)
+        """A block's settlements in ledger order: each one's points summed into its account's
+        day in its mode, a round over the mode's cap a breach; without a configuration of
+        the modes, those with points only counted per platform."""
+        if self.modes is None:
+            self._unconfigured_block(events)
             return
+        modes, totals, judged, collect = self.modes, self.days, self._judged, self.collect
+        for seq, e, day in zip(seqs, events, days, strict=True):
+            units = e.units
+            if units is None:
+                continue
+            platform = e.platform
+            if platform not in judged:
+                judged.add(platform)
+                collect.checked.add(("point_caps", platform))
+            mode = modes.get((platform, e.mode or ""))
+            if mode is None:
+                self._unlisted_mode(platform, e.mode)
+                continue
+            if not mode.stakes_points:
+                continue
+            swing = -units if units < 0 else units
+            if mode.round_cap is not None and swing > mode.round_cap:
+                collect.seq = seq
+                self._round_over(e, day, mode, swing)
+            key = (platform, e.account, mode.mode, day)
+            held = totals.get(key)
+            if held is None:
+                totals[key] = (swing, (e.id, e.at, units, seq))
+            else:
+                totals[key] = (held[0] + swing, held[1])
+        if seqs:
+            collect.seq = seqs[-1]  # as one at a time leaves it
+
+    def _unlisted_mode(self, platform: str, name: str | None) -> None:
+        missing = self._unlisted.get(name)
+        if missing is None:
+            missing = self._unlisted[name] = f"platform-config mode {name}"
+        counted = self._unconfigured
+        counted[(platform, missing)] = counted.get((platform, missing), 0) + 1
+
+    def _round_over(self, e: LedgerEvent, day: date, mode: ModeConfig, swing: int) -> None:
+        for duty in self.book.in_force("point_caps", "per_round", day):
+            b = self.collect.breach(
+                duty,
+                e.platform,
+                f"account:{e.account}",
+                month_of(day),
+                metric="round_points",
+                boundary=f"at most {mode.round_cap} points a round in {mode.mode}",
+                cap=Decimal(cast(int, mode.round_cap)),
+                account=e.account,
+            )
+            b.see(Decimal(swing), event(e.id, e.at, e.type, None, e.units))
+
+    def _unconfigured_block(self, events: Sequence[LedgerEvent]) -> None:
         pointed = map(operator.is_not, map(_UNITS, events), repeat(None))
         counted = self._unconfigured
         for platform, n in Counter(compress(map(_PLATFORM, events), pointed)).items():
@@ -143,18 +154,24 @@ class Points:
             why = UNCONFIGURED if missing == CONFIG else UNLISTED
             self.collect.cannot("point_caps", platform, missing, why, n)
         self._unconfigured.clear()
-        for (platform, account, name, day), (total, (id, at, units, seq)) in sorted(
-            self.days.items()
-        ):
-            mode = (self.modes or {})[(platform, name)]
-            if mode.day_cap is None or total <= mode.day_cap:
-                continue
+        for (platform, account, name, day), (total, (id, at, units, seq)) in sorted(self._over()):
+            cap = cast(int, (self.modes or {})[(platform, name)].day_cap)  # over it: not None
             for duty in self.book.in_force("point_caps", "per_day", day):
                 self.collect.seq = seq
-                b = day_cap_breach(self.collect, duty, platform, account, day, mode.day_cap, name)
+                b = day_cap_breach(self.collect, duty, platform, account, day, cap, name)
                 b.see(Decimal(total), event(id, at, "settlement", None, units))
                 b.form = (DAY_POINTS, {"mode": name})
         self.days.clear()
+
+    def _over(self) -> list[tuple[tuple[str, str, str, date], tuple[int, tuple]]]:
+        """The days over their mode's per-day cap, in no order: only these are sorted (all
+        a ledger's days sorted were most of a realistic ledger's checks)."""
+        caps = {key: mode.day_cap for key, mode in (self.modes or {}).items()}
+        return [
+            item
+            for item in self.days.items()
+            if (cap := caps[(item[0][0], item[0][2])]) is not None and item[1][0] > cap
+        ]
 
 
 def day_cap_breach(collect, duty, platform: str, account: str, day, cap: int, mode: str):
