@@ -51,6 +51,7 @@ from compliance.logs.records import ID_LENGTH
 from compliance.logs.repeated_keys import WHITE as _WHITE
 from compliance.logs.repeated_keys import (
     account_keys,
+    block_account_keys,
     is_account_unrepeated,
     is_flat_and_unrepeated,
 )
@@ -397,13 +398,15 @@ def whole_accounts(block: bytes) -> list[Account] | None:
     """A block's accounts where each line is proven to hold one that the line path would
     accept as it is; None where that cannot be told at once. Without a backslash the keys
     counted add up over the lines (each line's at least its accounts' named fields, so the
-    sums are equal only where every line's are: `repeated_keys.is_account_unrepeated`)."""
+    sums are equal only where every line's are: `repeated_keys.is_account_unrepeated`),
+    the keys that name a default once a line taken out (`block_account_keys`)."""
     if b"\\" in block:
         return None
     accounts: list[Any] | None = objects_a_line(block, _DECODERS[ACCOUNTS])
     if accounts is None:
         return None
-    if block.translate(None, _WHITE).count(b'":') != sum(map(account_keys, accounts)):
+    keys = block_account_keys(block)
+    if keys is None or keys != sum(map(account_keys, accounts)):
         return None
     # as `_check` tests each: a verification's time zoned, no birth date before EARLIEST
     verified = list(filter(None, map(_VERIFIED_AT, filter(None, map(_VERIFICATION, accounts)))))

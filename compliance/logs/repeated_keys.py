@@ -4,6 +4,8 @@ proof fails, `reader.parsed_duplicate_key` decides."""
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 
 from compliance.logs.platform_records import Account, LedgerEvent
@@ -51,3 +53,27 @@ def account_keys(account: Account) -> int:
     if verified is not None:
         named += 2 + (verified.at is not None) + (verified.ref is not None)
     return named
+
+
+_INLINE_WHITE = b" \t\r"
+_DEFAULTS_NAMED = (b'"kind":"player"', b'"devices":[]')
+_NAMED_TWICE = re.compile(rb'"(kind|devices)":[^\n]*"\1":')
+
+
+def block_account_keys(block: bytes) -> int | None:
+    """一块的键: the `":` of a block of account lines (one object a line, newlines only
+    between them, no backslash) less the keys that name their field's default, or None
+    where a line may name `kind` or `devices` twice.
+
+    A line may well say `"kind": "player"` or `"devices": []`: a key that `account_keys`
+    does not count. Named once a line, each is one key more than the fields, told by its
+    text; named twice on a line, the text would balance a repeat, so such a block is left
+    to the line path. Newlines are kept out of the white space taken, so that a line ends
+    where it did; none stands between a key and its colon.
+    """
+    stripped = block.translate(None, _INLINE_WHITE)
+    keys = stripped.count(b'":')
+    named = sum(map(stripped.count, _DEFAULTS_NAMED))
+    if named and _NAMED_TWICE.search(stripped) is not None:
+        return None
+    return keys - named

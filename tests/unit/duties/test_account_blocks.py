@@ -17,8 +17,10 @@ BOM = "\ufeff"
 MANGLES = ['\\"', "\\", '"', "{", "}", "\n", "\r", "\r\n", " ", "}\n{", '":', "null", BOM, "\x00"]
 ODD = [
     '{"format": "accounts/1", "platform": "p", "id": "a", "id": "b"}',
-    '{"format": "accounts/1", "platform": "p", "id": "a", "kind": "player"}',
-    '{"format": "accounts/1", "platform": "p", "id": "a", "devices": []}',
+    '{"format": "accounts/1", "platform": "p", "id": "a", "kind": "player", "kind": "player"}',
+    '{"format": "accounts/1", "platform": "p", "id": "a", "kind": "agent", "kind" : "player"}',
+    '{"format": "accounts/1", "platform": "p", "id": "a", "devices": [], "devices": []}',
+    '{"format": "accounts/1", "platform": "p", "id": "a", "kind": "player", "id": "b"}',
     '{"format": "accounts/1", "platform": "p", "id": "a", "person": null}',
     '{"format": "accounts/1", "platform": "p", "id": "a", "birth_date": "1800-01-01"}',
     '{"format": "accounts/1", "platform": "p", "id": "a",'
@@ -29,7 +31,10 @@ ODD = [
     '{"format": "accounts/1", "platform": "p", "id": "a"}{"format": "accounts/1"}',
     "[]",
     "",
+    '{"format": "accounts/1", "platform": "p", "id": "a", "kind": "player"}',
+    '{"format": "accounts/1", "platform": "p", "id": "a", "devices": [ ]}',
 ]
+NAMED_TWICE = 9  # ODD's first lines: a key named twice, a null, a date or zone refused
 
 
 def _account(rng: random.Random, i: int) -> dict:
@@ -96,5 +101,16 @@ def test_clean_accounts_come_in_one_block():
 
 
 def test_a_block_with_an_account_named_twice_is_left_to_the_line_path():
-    for odd in ODD[:7]:
+    for odd in ODD[:NAMED_TWICE]:
         assert whole_accounts((odd + "\n").encode()) is None
+
+
+def test_defaults_named_once_a_line_stay_in_the_block():
+    """As the simulator and many exports write them: `"kind": "player"` and `"devices": []`."""
+    rng = random.Random(7)
+    rows = [_account(rng, i) | {"kind": "player"} for i in range(200)]
+    rows += [{"format": "accounts/1", "platform": "p", "id": "z", "devices": []}]
+    block = "".join(json.dumps(row) + "\n" for row in rows).encode()
+    accounts = whole_accounts(block)
+    assert accounts is not None and len(accounts) == 201
+    assert {a.kind for a in accounts} == {"player"} and accounts[-1].devices == []
