@@ -10,6 +10,11 @@ process and with `--workers 2`: CPU of the process and its workers, events a sec
 it, the duty findings stored; then the same accounts with a one-event ledger, so that
 the ledger's events alone are timed as the engines' rounds are, less a one-event run
 (docs/performance.md, "Platform duties").
+
+`python -m bench.duties simulated [FOLDER] [SESSIONS] [RUNS]`: the simulated platform's
+accounts, ledger and configuration (made in FOLDER from SESSIONS 斗牛 sessions where it holds
+none: 100,000 sessions, about 735,000 events of every type), audited with one process and
+with two workers in turn, RUNS times each: the mix of a platform rather than of the payments.
 """
 
 from __future__ import annotations
@@ -113,28 +118,72 @@ def duty_rate(events: int, accounts: int) -> DutyRate:
 
 def stored_rate(events: int, accounts: int, workers: int) -> tuple[Timing, int]:
     """The whole audit into a fresh SQLite database; its timing and the duty findings stored."""
+    with tempfile.TemporaryDirectory(prefix="bench-duties-") as folder:
+        people, ledger = write_inputs(Path(folder), events, accounts)
+        return stored_audit(folder, people, ledger, None, workers)
+
+
+def stored_audit(
+    folder: str, people: Path, ledger: Path, config: Path | None, workers: int
+) -> tuple[Timing, int]:
+    """The audit of the sample session with these records into a fresh SQLite database in
+    `folder`: its timing, and the duty findings stored."""
     from compliance.db.engine import ensure_schema, make_engine
     from compliance.db.unit_of_work import SqlUnitOfWork
     from compliance.service_layer import audit as services
     from compliance.service_layer.duties import DutyInputs
 
-    with tempfile.TemporaryDirectory(prefix="bench-duties-") as folder:
-        people, ledger = write_inputs(Path(folder), events, accounts)
-        engine = make_engine(f"sqlite:///{folder}/bench.db")
-        ensure_schema(engine)
-        options = services.AuditOptions(
-            workers=workers, duties=DutyInputs(accounts=str(people), ledger=str(ledger))
-        )
-        timing, summary = timed(
-            lambda: services.audit(SqlUnitOfWork(engine), [str(SESSION)], options)
-        )
-        with SqlUnitOfWork(engine) as uow:
-            stored = len(uow.duties.findings(summary.run_id))
-        engine.dispose()
+    db = Path(folder) / f"bench-{workers}.db"
+    db.unlink(missing_ok=True)
+    engine = make_engine(f"sqlite:///{db}")
+    ensure_schema(engine)
+    inputs = DutyInputs(
+        accounts=str(people), ledger=str(ledger), config=str(config) if config else None
+    )
+    options = services.AuditOptions(workers=workers, duties=inputs)
+    timing, summary = timed(lambda: services.audit(SqlUnitOfWork(engine), [str(SESSION)], options))
+    with SqlUnitOfWork(engine) as uow:
+        stored = len(uow.duties.findings(summary.run_id))
+    engine.dispose()
+    db.unlink()
     return timing, stored
 
 
+def simulated(folder: Path, sessions: int, runs: int) -> None:
+    """The simulated platform's records (`compliance simulate --platform-records`, made in
+    `folder` for `sessions` 斗牛 sessions unless there already): every event type, the
+    modes' caps configured, injected breaches; audited with one process and two workers,
+    alternating, `runs` times each."""
+    from compliance.service_layer.simulate import SimulationSpec, write_log
+    from compliance.service_layer.simulate_platform import write_platform
+
+    people, ledger, config = (
+        folder / name for name in ("accounts.jsonl", "ledger.jsonl", "config.jsonl")
+    )
+    if not ledger.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        log = folder / "sessions.jsonl"
+        write_log(SimulationSpec(sessions=sessions, seed=5, anomalies=0.02), str(log))
+        write_platform(str(log), folder, 5, 0.02)
+        log.unlink()
+    with ledger.open("rb") as fh:
+        events = sum(1 for _ in fh)
+    for run in range(runs):
+        for workers in (1, 2):
+            timing, stored = stored_audit(str(folder), people, ledger, config, workers)
+            print(
+                f"simulated platform, run {run + 1}, --workers {workers}: {events:,} events: "
+                f"{timing.describe()} = {events / timing.total_cpu:,.0f} events/s of CPU; "
+                f"{stored:,} duty findings stored"
+            )
+
+
 def main(argv: list[str]) -> None:
+    if argv and argv[0] == "simulated":
+        folder = Path(argv[1]) if len(argv) > 1 else Path(tempfile.gettempdir()) / "bench-platform"
+        sessions = int(argv[2]) if len(argv) > 2 else 100_000
+        simulated(folder, sessions, int(argv[3]) if len(argv) > 3 else 2)
+        return
     events = int(argv[0]) if argv else 1_000_000
     accounts = int(argv[1]) if len(argv) > 1 else 100_000
     if "stored" in argv[2:]:

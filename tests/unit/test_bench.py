@@ -55,6 +55,20 @@ def test_duty_rate_reads_and_checks_a_small_generated_ledger():
     assert (rate.events, rate.accounts) == (30, 5) and rate.findings > 0
 
 
+def test_simulated_platform_is_made_once_and_audited_alike_by_one_and_two_workers(tmp_path, capsys):
+    import re
+
+    from bench.duties import simulated
+
+    simulated(tmp_path / "p", 12, 1)
+    made = (tmp_path / "p" / "ledger.jsonl").stat().st_mtime_ns
+    simulated(tmp_path / "p", 12, 1)
+    assert (tmp_path / "p" / "ledger.jsonl").stat().st_mtime_ns == made
+    lines = capsys.readouterr().out.splitlines()
+    stored = {int(re.search(r"([\d,]+) duty findings", line)[1].replace(",", "")) for line in lines}
+    assert len(lines) == 4 and len(stored) == 1 and stored.pop() > 0
+
+
 def _tampered_log(path, preset: str = "classic") -> str:
     """A small simulated 斗牛 log with tampered payouts and bankers, under `preset`."""
     import json
