@@ -178,11 +178,21 @@ def simulated(folder: Path, sessions: int, runs: int) -> None:
             )
 
 
+def print_calibration() -> None:
+    from bench.games import CALIBRATION_LOOP, calibration
+
+    print(
+        f"host calibration: {calibration():.3f} s CPU for {CALIBRATION_LOOP:,} turns of a "
+        "pure-Python loop (bench/games.py)"
+    )
+
+
 def main(argv: list[str]) -> None:
     if argv and argv[0] == "simulated":
         folder = Path(argv[1]) if len(argv) > 1 else Path(tempfile.gettempdir()) / "bench-platform"
         sessions = int(argv[2]) if len(argv) > 2 else 100_000
         simulated(folder, sessions, int(argv[3]) if len(argv) > 3 else 2)
+        print_calibration()
         return
     events = int(argv[0]) if argv else 1_000_000
     accounts = int(argv[1]) if len(argv) > 1 else 100_000
@@ -204,6 +214,7 @@ def main(argv: list[str]) -> None:
             if alone > 0
             else "the ledger's events alone: too few to time"
         )
+        print_calibration()
         return
     rate = duty_rate(events, accounts)
     print(
