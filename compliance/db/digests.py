@@ -42,7 +42,15 @@ FINDINGS = table_of(FindingRow)
 WINDOWS = table_of(WindowFindingRow)
 SESSIONS = table_of(SessionRow)
 SESSION_DAYS = table_of(WindowSessionDayRow)
-NOT_CONTENT = {"run_id", "source_file", "source_line", "source_offset", "line", "content_sha256"}
+NOT_CONTENT = {
+    "run_id",
+    "source_file",
+    "source_line",
+    "source_offset",
+    "line",
+    "content_sha256",
+    "utc_offset",  # started_at's, which the content has
+}
 
 
 class Digest:

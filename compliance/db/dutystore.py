@@ -8,6 +8,7 @@ added or changed gets its trail entry, and `rules verify` covers the table.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import msgspec
@@ -37,6 +38,7 @@ FINDING_COLUMNS = (
     "period",
     "payload",
 )
+_ZONES: dict[int, timezone] = {}
 _payload = msgspec.json.Encoder()  # decimals as strings, as `msgspec.to_builtins` makes them
 
 
@@ -139,7 +141,8 @@ class SqlDutiesRepository:
 
     def session_results(self, run_id: int) -> Iterator[tuple]:
         """Each player's net in yuan in each session the run stored, with the session's
-        room, game and start, in session order, streamed (check 18 reads it twice)."""
+        room, game and start (in its log's offset, `zoned`), in session order, streamed
+        (check 18 reads it twice)."""
         query = (
             select(
                 SESSIONS.c.platform,
@@ -149,6 +152,7 @@ class SqlDutiesRepository:
                 SESSIONS.c.started_at,
                 PLAYERS.c.player_id,
                 PLAYERS.c.net,
+                SESSIONS.c.utc_offset,
             )
             .join(
                 PLAYERS,
@@ -161,5 +165,19 @@ class SqlDutiesRepository:
             .order_by(SESSIONS.c.platform, SESSIONS.c.session_id, PLAYERS.c.player_id)
         )
         # per statement: a connection's own execution_options would outlive the stream
-        for row in self.conn.execute(query.execution_options(yield_per=2000)):
+        for *row, offset in self.conn.execute(query.execution_options(yield_per=2000)):
+            row[4] = zoned(row[4], offset)
             yield tuple(row)
+
+
+def zoned(at: datetime, offset: int | None) -> datetime:
+    """时刻: a stored start at its log's UTC offset (`offset` seconds), the same on either
+    database: PostgreSQL gives the instant in UTC, SQLite the log's wall time without its
+    offset. A row stored before the offset was kept (None) stays as read, a wall time
+    taken as UTC, as the content digests take it."""
+    if offset is None:
+        return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+    zone = _ZONES.get(offset)
+    if zone is None:
+        zone = _ZONES[offset] = timezone(timedelta(seconds=offset))
+    return at.replace(tzinfo=zone) if at.tzinfo is None else at.astimezone(zone)

@@ -213,6 +213,8 @@ class SessionRow(Base):
     jurisdiction_written: Mapped[str | None] = mapped_column(String(32))
     fixed_fee: Mapped[Decimal | None] = mapped_column(Money)
     source_offset: Mapped[int | None] = mapped_column(BigInteger)
+    # the log's UTC offset of started_at in seconds: SQLite keeps the wall time alone
+    utc_offset: Mapped[int | None] = mapped_column(Integer)
     line_sha256: Mapped[str | None] = mapped_column(String(64))
     line: Mapped[bytes | None] = mapped_column(LargeBinary)
     # SHA-256 of the content columns' canonical text (db/digests.py), stamped when stored

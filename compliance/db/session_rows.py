@@ -32,6 +32,7 @@ SESSION_COLUMNS = (
     "source_offset",
     "line_sha256",
     "line",
+    "utc_offset",
 )
 PLAYER_COLUMNS = (
     "platform",
@@ -93,7 +94,14 @@ def session_values(run_id: int, s: AuditedSession) -> tuple:
         s.source_offset if s.source_offset >= 0 else None,
         s.line_sha256,
         s.line,
+        offset_seconds(s.started_at),
     )
+
+
+def offset_seconds(at) -> int | None:
+    """时区: the UTC offset a log wrote its start with, in seconds."""
+    offset = at.utcoffset()
+    return None if offset is None else int(offset.total_seconds())
 
 
 def same(value):
