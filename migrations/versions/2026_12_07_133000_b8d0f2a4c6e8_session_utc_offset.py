@@ -2,7 +2,7 @@
 
 Revision ID: b8d0f2a4c6e8
 Revises: a7c9e1f3b5d2
-Create Date: 2026-12-07 14:00:00
+Create Date: 2026-12-07 13:30:00
 """
 
 from collections.abc import Sequence
