@@ -258,11 +258,13 @@ def ledgers_from_sessions(
 
 
 def subject_ends(conn: Connection, keys, source, where, end: date | None) -> dict[tuple, date]:
-    """Each subject's last day: `end`, or its latest session among `where`."""
+    """Each subject's last day: `end`, or its latest session among `where`; in key order,
+    as Python orders the keys (a GROUP BY's order is the plan's, and PostgreSQL's text
+    order its collation's)."""
     rows = conn.execute(
         select(*keys, func.max(S.c.day)).select_from(source).where(where).group_by(*keys)
     )
-    return {tuple(r[:-1]): end or r[-1] for r in rows.all()}
+    return {tuple(r[:-1]): end or r[-1] for r in sorted(rows.all())}
 
 
 def _small_part(conn: Connection, in_window, run_id: int) -> bool:

@@ -193,7 +193,7 @@ def _kind_ledgers(
         window_reads.participants(
             conn, kind, names, whole, later, read_from, and_(*span), cuts or None
         )
-    return list(kept.values())
+    return [kept[key] for key in sorted(kept)]  # in key order, whatever the rows' order
 
 
 def _refill(
