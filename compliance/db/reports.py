@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 from sqlalchemy import (
     ColumnElement,
@@ -127,7 +128,7 @@ def fetch(conn: Connection, query: ReportQuery) -> ReportSource:
     runs = [
         RunInfo(
             r.id,
-            r.started_at,
+            _in_utc(r.started_at),
             tuple(r.files or ()),
             r.sessions,
             r.rejects,
@@ -254,6 +255,11 @@ def _findings(conn: Connection, query: ReportQuery, run_ids: list[int]) -> Itera
         for r in _stream(conn, statement)
     )
     yield from heapq.merge(stored, windows, key=lambda f: order_key(f.payload))
+
+
+def _in_utc(at: datetime | None) -> datetime | None:
+    """A run's time (made in UTC) as PostgreSQL gives it, where SQLite gives it bare."""
+    return at.replace(tzinfo=UTC) if at is not None and at.tzinfo is None else at
 
 
 def _same_session(table, other):

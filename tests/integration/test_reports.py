@@ -266,3 +266,9 @@ def test_an_older_runs_report_keeps_what_it_found_after_a_re_audit(any_db_url, t
     assert current.sessions == 30  # the current state counts each session once
     stored = current.total - sum(1 for f in current.export() if not f["session_id"])
     assert stored == sum(1 for f in before["findings"] if f["session_id"])
+
+
+def test_a_runs_time_in_json_names_its_zone_on_sqlite_too(full_report, engine):
+    assert engine.dialect.name == "sqlite"
+    (run,) = json.loads(render_json(full_report))["runs"]
+    assert run["started_at"].endswith("+00:00")
