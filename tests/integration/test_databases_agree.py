@@ -5,6 +5,8 @@ only there)."""
 
 from __future__ import annotations
 
+import json
+
 from click.testing import CliRunner
 
 from compliance.cli import cli
@@ -34,10 +36,26 @@ def test_sqlite_and_postgresql_agree(pg_url, sqlite_url, tmp_path):
     )
     assert made.exit_code == 0, made.output
     assert runner.invoke(cli, ["db", "upgrade", "--db", pg_url]).exit_code == 0
-    outputs = []
+    outputs, reports = [], []
     for url in (sqlite_url, pg_url):
         result = audit_platform(runner, sessions, records, url)
         assert result.exit_code in (0, 1), result.stderr
         outputs.append(result.stdout)
+        reports.append([_report(runner, url, f) for f in ("csv", "md", "json")])
     assert outputs[0].count("\n") > 2000
     assert outputs[0] == outputs[1]
+    assert reports[0] == reports[1]
+
+
+def _report(runner: CliRunner, url: str, form: str) -> str:
+    """The run's report in a format; in JSON, the times of the making and of the run left
+    out (two runs, made at two moments)."""
+    made = runner.invoke(cli, ["report", "latest", "--format", form, "-o", "-", "--db", url])
+    assert made.exit_code == 0, made.stderr
+    if form != "json":
+        return made.stdout
+    data = json.loads(made.stdout)
+    data.pop("generated_at")
+    for run in data["runs"]:
+        run.pop("started_at")
+    return json.dumps(data, ensure_ascii=False)
