@@ -247,6 +247,7 @@ def _findings(conn: Connection, query: ReportQuery, run_ids: list[int]) -> Itera
         .order_by(
             _severity(FINDINGS).desc(),
             func.coalesce(FINDINGS.c.payload["value"].as_float(), 0).desc(),
+            *_by_session(conn),
             FINDINGS.c.id,
         )
     )
@@ -255,6 +256,15 @@ def _findings(conn: Connection, query: ReportQuery, run_ids: list[int]) -> Itera
         for r in _stream(conn, statement)
     )
     yield from heapq.merge(stored, windows, key=lambda f: order_key(f.payload))
+
+
+def _by_session(conn: Connection) -> list:
+    """Equal findings by platform and session id, in byte order on either database, then as
+    their session's were audited: not by the order stored, which workers interleave."""
+    keys = [FINDINGS.c.platform, FINDINGS.c.session_id]
+    if conn.dialect.name == "postgresql":
+        return [key.collate("C") for key in keys]
+    return keys
 
 
 def _in_utc(at: datetime | None) -> datetime | None:

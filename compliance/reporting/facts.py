@@ -132,7 +132,7 @@ def severity(finding: dict[str, Any]) -> float:
 
 def order_key(finding: dict[str, Any]) -> tuple[float, float, bool]:
     """Most severe first, then the larger figure, then windows (organisers) before
-    sessions; otherwise in the order audited."""
+    sessions; otherwise by platform and session id, then in the order audited."""
     return (
         -severity(finding),
         -float(finding.get("value") or 0),
