@@ -28,3 +28,10 @@ def audit_platform(runner: CliRunner, sessions, records, db: str, *more: str) ->
             *more,
         ],
     )
+
+
+def simulate_platform(runner: CliRunner, sessions, records, *more: str) -> Result:
+    """`compliance simulate -o SESSIONS --platform-records RECORDS`, `more` after them."""
+    return runner.invoke(
+        cli, ["simulate", "-o", str(sessions), "--platform-records", str(records), *more]
+    )

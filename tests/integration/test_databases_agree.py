@@ -10,30 +10,16 @@ import json
 from click.testing import CliRunner
 
 from compliance.cli import cli
-from tests.platform_runs import audit_platform
+from tests.platform_runs import audit_platform, simulate_platform
 
 
 def test_sqlite_and_postgresql_agree(pg_url, sqlite_url, tmp_path):
     runner = CliRunner()
     sessions, records = tmp_path / "s.jsonl", tmp_path / "p"
-    made = runner.invoke(
-        cli,
-        [
-            "simulate",
-            "--game",
-            "all",
-            "--sessions",
-            "300",
-            "--seed",
-            "3",
-            "--anomalies",
-            "0.05",
-            "-o",
-            str(sessions),
-            "--platform-records",
-            str(records),
-        ],
-    )
+    made = simulate_platform(
+        runner, sessions, records, "--game", "all", "--sessions", "300", "--seed", "3",
+        "--anomalies", "0.05",
+    )  # fmt: skip
     assert made.exit_code == 0, made.output
     assert runner.invoke(cli, ["db", "upgrade", "--db", pg_url]).exit_code == 0
     outputs, reports = [], []

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from compliance.cli import cli
 from compliance.service_layer.simulate_mirrors import is_look_alike
 from compliance.service_layer.simulate_platform import write_platform
-from tests.platform_runs import audit_platform
+from tests.platform_runs import audit_platform, simulate_platform
 
 CLEAN_GUESTS = {f"account:guest-0{n}" for n in range(1, 5)} | {"device:dev-guest-01"}
 
@@ -25,23 +25,10 @@ def audited(runner, sessions, records, url, *more):
 def test_every_injected_breach_is_found_and_the_clean_part_has_no_violation(any_db_url, tmp_path):
     sessions, records = tmp_path / "s.jsonl", tmp_path / "platform"
     runner = CliRunner()
-    made = runner.invoke(
-        cli,
-        [
-            "simulate",
-            "--sessions",
-            "80",
-            "--seed",
-            "5",
-            "--anomalies",
-            "0.05",
-            "-o",
-            str(sessions),
-            "--platform-records",
-            str(records),
-            "--guests",
-        ],
-    )
+    made = simulate_platform(
+        runner, sessions, records, "--sessions", "80", "--seed", "5", "--anomalies", "0.05",
+        "--guests",
+    )  # fmt: skip
     assert made.exit_code == 0, made.output
     logged = sessions.read_text()
     assert all(f'"id":"{p}"' in logged for p in ("friend-1", "lucky-1", "shark-1", "mule-g01-2"))
