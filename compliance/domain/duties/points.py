@@ -120,17 +120,9 @@ class Points:
         counted[(platform, missing)] = counted.get((platform, missing), 0) + 1
 
     def _round_over(self, e: LedgerEvent, day: date, mode: ModeConfig, swing: int) -> None:
+        cap = cast(int, mode.round_cap)  # over it: not None
         for duty in self.book.in_force("point_caps", "per_round", day):
-            b = self.collect.breach(
-                duty,
-                e.platform,
-                f"account:{e.account}",
-                month_of(day),
-                metric="round_points",
-                boundary=f"at most {mode.round_cap} points a round in {mode.mode}",
-                cap=Decimal(cast(int, mode.round_cap)),
-                account=e.account,
-            )
+            b = round_cap_breach(self.collect, duty, e.platform, e.account, day, cap, mode.mode)
             b.see(Decimal(swing), event(e.id, e.at, e.type, None, e.units))
 
     def _unconfigured_block(self, events: Sequence[LedgerEvent]) -> None:
@@ -172,6 +164,21 @@ class Points:
             for item in self.days.items()
             if (cap := caps[(item[0][0], item[0][2])]) is not None and item[1][0] > cap
         ]
+
+
+def round_cap_breach(collect, duty, platform: str, account: str, day, cap: int, mode: str):
+    """An account's round over a mode's per-round cap, as check 10 reports it (ledger or
+    rounds)."""
+    return collect.breach(
+        duty,
+        platform,
+        f"account:{account}",
+        month_of(day),
+        metric="round_points",
+        boundary=f"at most {cap} points a round in {mode}",
+        cap=Decimal(cap),
+        account=account,
+    )
 
 
 def day_cap_breach(collect, duty, platform: str, account: str, day, cap: int, mode: str):

@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date
 from decimal import Decimal
+from typing import cast
 
-from compliance.domain.duties.calendar import local_day, month_of
+from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.collect import Collector, event
-from compliance.domain.duties.points import day_cap_breach
+from compliance.domain.duties.points import day_cap_breach, round_cap_breach
 from compliance.domain.duties.rows import DutyBook
 from compliance.domain.duties.sitting import Sitting
 from compliance.domain.findings import DutyEvent
@@ -101,15 +102,8 @@ class RoundPoints:
                 if mode.round_cap is None or swing <= mode.round_cap:
                     continue
                 for duty in over:
-                    b = self.collect.breach(
-                        duty,
-                        s.platform,
-                        f"account:{player}",
-                        month_of(day),
-                        metric="round_points",
-                        boundary=f"at most {mode.round_cap} points a round in {name}",
-                        cap=Decimal(mode.round_cap),
-                        account=player,
+                    b = round_cap_breach(
+                        self.collect, duty, s.platform, player, day, mode.round_cap, name
                     )
                     b.see(
                         Decimal(swing),
@@ -117,11 +111,15 @@ class RoundPoints:
                     )
 
     def finish(self) -> None:
-        for (platform, account, name, day), total in sorted(self.days.items()):
-            mode = (self.modes or {})[(platform, name)]
-            if mode.day_cap is None or total <= mode.day_cap:
-                continue
+        caps = {key: mode.day_cap for key, mode in (self.modes or {}).items()}
+        over = [  # only the days over the cap sorted, as Points.finish does
+            (key, total)
+            for key, total in self.days.items()
+            if (cap := caps[(key[0], key[2])]) is not None and total > cap
+        ]
+        for (platform, account, name, day), total in sorted(over):
+            cap = cast(int, caps[(platform, name)])
             for duty in self.book.in_force(CHECK, "session_day", day):
-                b = day_cap_breach(self.collect, duty, platform, account, day, mode.day_cap, name)
+                b = day_cap_breach(self.collect, duty, platform, account, day, cap, name)
                 b.see(Decimal(total), self.first[(platform, account, name, day)])
                 b.detail = f"{b.count} days over the cap in {name} (largest {b.value} points)"
