@@ -122,7 +122,7 @@ class Points:
     def _round_over(self, e: LedgerEvent, day: date, mode: ModeConfig, swing: int) -> None:
         cap = cast(int, mode.round_cap)  # over it: not None
         for duty in self.book.in_force("point_caps", "per_round", day):
-            b = round_cap_breach(self.collect, duty, e.platform, e.account, day, cap, mode.mode)
+            b = cap_breach(self.collect, duty, e.platform, e.account, day, cap, mode.mode, "round")
             b.see(Decimal(swing), event(e.id, e.at, e.type, None, e.units))
 
     def _unconfigured_block(self, events: Sequence[LedgerEvent]) -> None:
@@ -150,7 +150,7 @@ class Points:
             cap = cast(int, (self.modes or {})[(platform, name)].day_cap)  # over it: not None
             for duty in self.book.in_force("point_caps", "per_day", day):
                 self.collect.seq = seq
-                b = day_cap_breach(self.collect, duty, platform, account, day, cap, name)
+                b = cap_breach(self.collect, duty, platform, account, day, cap, name, "day")
                 b.see(Decimal(total), event(id, at, "settlement", None, units))
                 b.form = (DAY_POINTS, {"mode": name})
         self.days.clear()
@@ -166,30 +166,16 @@ class Points:
         ]
 
 
-def round_cap_breach(collect, duty, platform: str, account: str, day, cap: int, mode: str):
-    """An account's round over a mode's per-round cap, as check 10 reports it (ledger or
-    rounds)."""
+def cap_breach(collect, duty, platform: str, account: str, day, cap: int, mode: str, per: str):
+    """An account's round or day (`per`) over a mode's cap, as check 10 reports it (ledger
+    or rounds)."""
     return collect.breach(
         duty,
         platform,
         f"account:{account}",
         month_of(day),
-        metric="round_points",
-        boundary=f"at most {cap} points a round in {mode}",
-        cap=Decimal(cap),
-        account=account,
-    )
-
-
-def day_cap_breach(collect, duty, platform: str, account: str, day, cap: int, mode: str):
-    """An account's day over a mode's per-day cap, as check 10 reports it (ledger or rounds)."""
-    return collect.breach(
-        duty,
-        platform,
-        f"account:{account}",
-        month_of(day),
-        metric="day_points",
-        boundary=f"at most {cap} points a day in {mode}",
+        metric=f"{per}_points",
+        boundary=f"at most {cap} points a {per} in {mode}",
         cap=Decimal(cap),
         account=account,
     )

@@ -20,7 +20,7 @@ from typing import cast
 
 from compliance.domain.duties.calendar import local_day
 from compliance.domain.duties.collect import Collector, event
-from compliance.domain.duties.points import day_cap_breach, round_cap_breach
+from compliance.domain.duties.points import cap_breach
 from compliance.domain.duties.rows import DutyBook
 from compliance.domain.duties.sitting import Sitting
 from compliance.domain.findings import DutyEvent
@@ -102,8 +102,8 @@ class RoundPoints:
                 if mode.round_cap is None or swing <= mode.round_cap:
                     continue
                 for duty in over:
-                    b = round_cap_breach(
-                        self.collect, duty, s.platform, player, day, mode.round_cap, name
+                    b = cap_breach(
+                        self.collect, duty, s.platform, player, day, mode.round_cap, name, "round"
                     )
                     b.see(
                         Decimal(swing),
@@ -120,6 +120,6 @@ class RoundPoints:
         for (platform, account, name, day), total in sorted(over):
             cap = cast(int, caps[(platform, name)])
             for duty in self.book.in_force(CHECK, "session_day", day):
-                b = day_cap_breach(self.collect, duty, platform, account, day, cap, name)
+                b = cap_breach(self.collect, duty, platform, account, day, cap, name, "day")
                 b.see(Decimal(total), self.first[(platform, account, name, day)])
                 b.detail = f"{b.count} days over the cap in {name} (largest {b.value} points)"
