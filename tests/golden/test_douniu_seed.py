@@ -134,6 +134,10 @@ def test_reference_agrees_with_seed_000_calccow_on_every_rank_multiset():
     assert checked == len(hands.SCORE_BASE) == 6175
 
 
+def test_the_lookup_table_is_the_reference_evaluators_multiset_by_multiset():
+    assert hands.SCORE_BASE == hands.reference_table()
+
+
 WHOLE_DECK = {
     "no_bull": 871_744,
     "bull_1": 171_288,

@@ -2,8 +2,9 @@
 
 The reference evaluator reads seed 004's rules literally and is the
 specification. The lookup table, keyed by the multiset of the five ranks
-(13 ranks × 3 bits, 6,175 multisets), is built from it at import time and
-is what replay uses on the hot path.
+(13 ranks × 3 bits, 6,175 multisets), is built at import time by the same
+rules on sorted ranks (the tests hold it equal to the reference's) and is what
+replay uses on the hot path.
 
 A hand's *score* is one integer that orders hands as the rules do:
 `level << 11`, plus for 四炸 `rank of the four << 7`, plus 40 + the highest
@@ -113,7 +114,41 @@ VALUE: dict[str, int] = {c: card_value(c) for c in STANDARD_52}
 
 
 def _build_table() -> dict[int, int]:
-    """Every rank multiset a 52-card deck allows, scored by the reference evaluator."""
+    """Every rank multiset a 52-card deck allows, scored by `level_of_ranks`'s rules on its
+    sorted ranks (the tests hold it equal to the reference's table, multiset by multiset):
+    五花牛 where the lowest is a face, 四炸 where the four are the first or the last four (its
+    rank the second), else the bull, by the pair whose sum leaves the other three a multiple
+    of ten (seed 000's calcCow). A fifth of the reference's time: every command pays it."""
+    table: dict[int, int] = {}
+    bits = RANK_BITS
+    for ranks in combinations_with_replacement(range(1, 14), 5):
+        a, b, c, d, e = ranks
+        if a == e:
+            continue  # five of a rank: not in one deck
+        key = bits[a] + bits[b] + bits[c] + bits[d] + bits[e]
+        if a >= 11:
+            table[key] = FIVE_FACE << LEVEL_SHIFT
+        elif a == d or b == e:
+            table[key] = (FOUR_BOMB << LEVEL_SHIFT) + (b << FOUR_SHIFT)
+        else:
+            table[key] = _bull(ranks) << LEVEL_SHIFT
+    return table
+
+
+def _bull(ranks: Sequence[int]) -> int:
+    values = [r if r < 10 else 10 for r in ranks]
+    lave = sum(values) % 10
+    for i, j in PAIRS:
+        if (values[i] + values[j]) % 10 == lave:
+            return lave or BULL_BULL
+    return NO_BULL
+
+
+PAIRS = tuple(combinations(range(5), 2))
+
+
+def reference_table() -> dict[int, int]:
+    """The table as the reference evaluator scores it (`level_of_ranks`): the tests' measure."""
     table: dict[int, int] = {}
     for ranks in combinations_with_replacement(range(1, 14), 5):
         if max(Counter(ranks).values()) > 4:
