@@ -135,7 +135,7 @@ def test_reference_agrees_with_seed_000_calccow_on_every_rank_multiset():
 
 
 def test_the_lookup_table_is_the_reference_evaluators_multiset_by_multiset():
-    assert hands.SCORE_BASE == hands.reference_table()
+    assert hands.reference_table() == hands.SCORE_BASE
 
 
 WHOLE_DECK = {
