@@ -92,16 +92,16 @@ def day_rows(
 
 def driver_rows(conn: Connection, query) -> Iterable[tuple]:
     """The rows as the driver gives them, the day a date: a window read is thousands of
-    day rows, and Core's row objects and type handling cost more than the query."""
-    compiled = query.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
-    params = compiled.params
-    if compiled.positiontup is not None:  # SQLite: dates as it stores them, not its adapter's
-        params = tuple(
-            v.isoformat() if isinstance(v, date) else v
-            for v in (params[name] for name in compiled.positiontup)
-        )
+    day rows, and Core's row objects and type handling cost more than the query. The
+    statement goes through Core (its compiled form cached by shape, the IN lists expanded
+    there, the dates bound as the dialect stores them); only the rows are read raw."""
+    result = conn.execute(query)
+    try:
+        rows = result.cursor.fetchall()
+    finally:
+        result.close()
     days: dict[str, date] = {}
-    for row in conn.exec_driver_sql(str(compiled), params).fetchall():
+    for row in rows:
         day, last = row[2], row[-1]
         if isinstance(day, str):
             day = days.get(day) or days.setdefault(day, date.fromisoformat(day))
