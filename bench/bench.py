@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench.*, run as 
 
 from bench.daily import daily_audits, print_daily
 from bench.floors import duckdb_floor, sqlite_alone
+from bench.fresh import fresh_speedup
 from bench.games import engine_rates, print_rates
 from bench.resettle import duckdb_resettle
 from bench.scale import dask_against_pool, scaled
@@ -306,6 +307,12 @@ def stages(args) -> dict:
             print(
                 f"  {'the machine, now':<22} {args.workers} processes of pure Python do "
                 f"{results['ceiling']:.2f}× the work of one (the settle stage, median, wall)"
+            )
+            fresh, one, many = fresh_speedup(path, args.workers, args.runs)
+            results["speedup_fresh"] = fresh
+            print(
+                f"  {'new processes':<22} serial {one.describe()}; {args.workers} workers "
+                f"{many.describe()}: {fresh:.2f}× serial in wall time (as the CLI runs)"
             )
         if args.pg:
             pg = median_timing([stage_store(path, 1, args.pg) for _ in range(args.runs)])

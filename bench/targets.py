@@ -54,10 +54,13 @@ def print_stage_targets(results: dict, workers: int) -> None:
         )
     if workers > 1:
         speedup, ceiling = results.get("speedup", 0), results.get("ceiling", 0)
+        fresh = results.get("speedup_fresh")
+        both = speedup if fresh is None else min(speedup, fresh)
+        new = "" if fresh is None else f", {fresh:.2f}× in new processes"
         print(
             f"target (issue 22) ≥ {TARGET_SPEEDUP}× on {workers} workers: "
-            f"{verdict(speedup >= TARGET_SPEEDUP)} ({speedup:.2f}×; the machine allowed "
-            f"{ceiling:.2f}×)"
+            f"{verdict(both >= TARGET_SPEEDUP)} ({speedup:.2f}× in this process{new}; "
+            f"the machine allowed {ceiling:.2f}×)"
         )
 
 
