@@ -7,7 +7,8 @@ the ones before it. DuckDB computes the per-player aggregates over the same
 file (the floor a pure aggregation engine sets) and, interleaved with the
 stored audit at every size, re-settles every round in SQL (bench/resettle.py);
 at the largest size `--workers` runs beside the same audit on a local Dask
-cluster started beforehand (bench/scale.py). Peak memory of the end to end
+cluster started beforehand (bench/scale.py), and the stored audit is timed again in new
+processes, serial against `--workers` (bench/fresh.py). Peak memory of the end to end
 audit is measured in a child process at each size. Every stage is
 timed in CPU (this process's, and its workers' as children's) beside wall time.
 The share of the demo log's player-sessions that the per-rule-set judge left
