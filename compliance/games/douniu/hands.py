@@ -118,7 +118,7 @@ def _build_table() -> dict[int, int]:
     sorted ranks (the tests hold it equal to the reference's table, multiset by multiset):
     五花牛 where the lowest is a face, 四炸 where the four are the first or the last four (its
     rank the second), else the bull, by the pair whose sum leaves the other three a multiple
-    of ten (seed 000's calcCow). A fifth of the reference's time: every command pays it."""
+    of ten (seed 000's calcCow). An eighth of the reference's time: every process pays it."""
     table: dict[int, int] = {}
     bits = RANK_BITS
     for ranks in combinations_with_replacement(range(1, 14), 5):
