@@ -28,6 +28,10 @@ def test_file_names_sort_in_chain_order():
     assert [n for n in files if not NAME.match(n)] == []
 
 
+def test_the_head_read_from_the_file_names_is_alembics():
+    assert migrate.head() == ScriptDirectory(str(migrate.MIGRATIONS)).get_current_head()
+
+
 def test_a_new_revision_is_named_to_sort_last(tmp_path):
     copy = tmp_path / "migrations"
     shutil.copytree(migrate.MIGRATIONS, copy, ignore=shutil.ignore_patterns("__pycache__"))
