@@ -130,6 +130,9 @@ class Root(click.Group):
             raise click.ClickException(printable(str(exc), keep_newlines=True)) from None
         except BrokenPipeError:
             raise
+        except KeyboardInterrupt:  # click would say "Aborted!" and exit 1
+            click.echo("interrupted", err=True)
+            raise click.exceptions.Exit(ExitCode.INTERRUPTED) from None
         except (OSError, UnicodeError) as exc:
             raise click.ClickException(str(exc)) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import IO, cast
+from typing import IO, TYPE_CHECKING, cast
 
 import click
 import msgspec
@@ -25,11 +25,10 @@ from compliance.domain.findings import FORMAT, Finding
 from compliance.domain.pseudonym import Pseudonyms
 from compliance.domain.rules import VENUES
 from compliance.logs.reader import MAX_LINE_BYTES
-from compliance.priors import read_priors
 from compliance.reporting.cells import printable
-from compliance.reporting.stream import make_writer
-from compliance.service_layer import audit as services
-from compliance.service_layer.duties import DutyInputs
+
+if TYPE_CHECKING:
+    from compliance.service_layer import audit as services
 
 MAX_REJECTS_SHOWN = 20
 MAX_WORKERS = 256
@@ -237,6 +236,12 @@ def audit(
     From a pipe:
       zcat logs.jsonl.gz | compliance audit - --fail-on administrative
     """
+    # the run's machinery loads here, not for --help or a usage error (0.5 s of imports)
+    from compliance.priors import read_priors
+    from compliance.reporting.stream import make_writer
+    from compliance.service_layer import audit as services
+    from compliance.service_layer.duties import DutyInputs
+
     duties = DutyInputs(accounts, ledger, platform_config, duty_per_account, adjusted_days_closed)
     read_once(files, [p for p in (priors, accounts, ledger, platform_config) if p])
     store = open_store(db_url)

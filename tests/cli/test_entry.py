@@ -34,6 +34,8 @@ main()
         ("compliance.cli.exit_codes", ["--version"]),  # the root, loaded before click runs
         ("compliance.cli.audit", ["audit", "--help"]),  # a command's, loaded when it is run
         ("sqlalchemy", ["db", "--help"]),
+        # the run's machinery, loaded by the command's body (not for its help)
+        ("compliance.service_layer.audit", ["audit", "data/samples/douniu.jsonl", "--db", "-"]),
     ],
 )
 def test_ctrl_c_while_the_modules_load_is_one_line_and_exit_130(module, args):

@@ -55,6 +55,13 @@ def test_commands_that_touch_no_database_import_none_of_its_modules(args):
     assert loaded(*args) == (0, [])
 
 
+def test_the_audits_help_and_usage_errors_load_none_of_the_run():
+    """`audit --help`, and a mistyped option, answer without the store, numpy or engines."""
+    assert loaded("audit", "--help", heavy=(*HEAVY, "numpy")) == (0, [])
+    code, modules = loaded("audit", "--no-such-option", heavy=(*HEAVY, "numpy"))
+    assert code == 2 and modules == []
+
+
 def test_the_probe_sees_a_command_that_opens_the_database():
     code, modules = loaded("db", "--help")
     assert code == 0 and "sqlalchemy" in modules and "alembic" in modules
