@@ -191,7 +191,7 @@ def content_digest(values: dict[str, Any]) -> str:
 
 
 AS_IS = {str, int, type(None)}
-MAX_KEPT = 1 << 16
+MAX_KEPT = 1 << 12  # larger, it fills over 100,000s of sessions: memory grows, CPU not less
 _encode = msgspec.json.Encoder().encode  # the same text as trail.ENCODER's (a test holds it)
 
 

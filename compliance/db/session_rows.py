@@ -122,7 +122,7 @@ class Floats(dict):
         return found
 
 
-MAX_FLOATS = 1 << 16
+MAX_FLOATS = 1 << 12  # larger, it fills over 100,000s of sessions: memory grows, CPU not less
 EMPTY_FIGURES = (None, None, None, None, None, None, 0, 0, None)
 
 

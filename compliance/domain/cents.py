@@ -17,7 +17,7 @@ NEG_ZERO = Decimal("-0.00")
 ZERO = Decimal(0)
 LIMIT = MAX_YUAN * 100
 """The cents no stored money figure reaches (`storable.check_figures`)."""
-MAX_KEPT = 1 << 16
+MAX_KEPT = 1 << 12  # larger, it fills over 100,000s of sessions: memory grows, CPU not less
 
 
 def cents(points: int, scale: tuple[int, int]) -> int:

@@ -65,7 +65,7 @@ class Texts(dict):
         return text
 
 
-MAX_TEXTS = 1 << 16
+MAX_TEXTS = 1 << 12  # larger, it fills over 100,000s of sessions: memory grows, CPU not less
 TEXTS = {exponent: Texts(exponent) for exponent in range(-5, 1)}
 
 
