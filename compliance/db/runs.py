@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, func, insert, literal, select, update
+from sqlalchemy import Connection, and_, bindparam, delete, func, insert, literal, select, update
 
 from compliance.db import bulk, digests, window_upkeep
 from compliance.db.finding_rows import LineIds
@@ -48,6 +48,15 @@ REJECTS = table_of(RejectRow)
 RUNS = table_of(AuditRunRow)
 SESSION_HISTORY = table_of(SessionHistoryRow)
 PLAYER_HISTORY = table_of(PlayerHistoryRow)
+
+# Built once: a statement built per call with its ids in it costs a cache key over the ids,
+# and its cycles keep the ids alive until a full collection (memory grew with the run).
+STORED_LINES = select(
+    SESSIONS.c.session_id, SESSIONS.c.run_id, SESSIONS.c.source_file, SESSIONS.c.source_line
+).where(
+    SESSIONS.c.platform == bindparam("platform"),
+    SESSIONS.c.session_id.in_(bindparam("ids", expanding=True)),
+)
 
 
 class RunFiles:
@@ -198,14 +207,7 @@ class SqlRunsRepository:
             ids = list(batch)
             for i in range(0, len(ids), 500):
                 stored = self.conn.execute(
-                    select(
-                        SESSIONS.c.session_id,
-                        SESSIONS.c.run_id,
-                        SESSIONS.c.source_file,
-                        SESSIONS.c.source_line,
-                    ).where(
-                        SESSIONS.c.platform == platform, SESSIONS.c.session_id.in_(ids[i : i + 500])
-                    )
+                    STORED_LINES, {"platform": platform, "ids": ids[i : i + 500]}
                 ).all()
                 replaced = []
                 for sid, stored_run, file, line in stored:

@@ -23,6 +23,10 @@ MODULUS = 1 << 256
 CHUNK = 500
 
 Day = tuple[str, date]  # platform, day
+# built once (see runs.STORED_LINES)
+STORED_DAYS = select(TABLE.c.day, TABLE.c.sessions, TABLE.c.digest_sum).where(
+    TABLE.c.platform == bindparam("platform"), TABLE.c.day.in_(bindparam("days", expanding=True))
+)
 
 
 class SessionDays:
@@ -83,10 +87,9 @@ def stored(conn: Connection, days: Iterable[Day]) -> dict[Day, tuple[int, int]]:
     found: dict[Day, tuple[int, int]] = {}
     for platform, wanted in by_platform.items():
         for i in range(0, len(wanted), CHUNK):
-            stmt = select(TABLE.c.day, TABLE.c.sessions, TABLE.c.digest_sum).where(
-                TABLE.c.platform == platform, TABLE.c.day.in_(wanted[i : i + CHUNK])
-            )
-            for day, n, total in conn.execute(stmt):
+            for day, n, total in conn.execute(
+                STORED_DAYS, {"platform": platform, "days": wanted[i : i + CHUNK]}
+            ):
                 found[(platform, day)] = (n, int(total, 16))
     return found
 
