@@ -8,7 +8,17 @@ from datetime import UTC, date, datetime
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, delete, func, insert, literal, select, update
+from sqlalchemy import (
+    Connection,
+    Integer,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 
 from compliance.db import bulk, digests, window_upkeep
 from compliance.db.finding_rows import LineIds
@@ -56,6 +66,49 @@ STORED_LINES = select(
 ).where(
     SESSIONS.c.platform == bindparam("platform"),
     SESSIONS.c.session_id.in_(bindparam("ids", expanding=True)),
+)
+RUN = bindparam("r_run", type_=Integer)  # the replacing run
+
+
+def _replaced(table) -> tuple:
+    """A platform's sessions being replaced, bound at execution (`r_platform`, `r_ids`)."""
+    return (
+        table.c.platform == bindparam("r_platform"),
+        table.c.session_id.in_(bindparam("r_ids", expanding=True)),
+    )
+
+
+DELETE_REPLACED = (
+    delete(FINDINGS).where(FINDINGS.c.run_id == RUN, *_replaced(FINDINGS)),
+    delete(PLAYERS).where(*_replaced(PLAYERS)),
+    delete(SESSIONS).where(*_replaced(SESSIONS)),
+)
+_EARLIER = and_(*_replaced(SESSIONS), SESSIONS.c.run_id != RUN)
+_KEYS = ("run_id", "platform", "session_id")
+KEEP_HISTORY = (
+    insert(SESSION_HISTORY).from_select(
+        [*_KEYS, "replaced_by", *HISTORY_SESSION_COLUMNS],
+        select(
+            *(SESSIONS.c[k] for k in _KEYS), RUN, *(SESSIONS.c[k] for k in HISTORY_SESSION_COLUMNS)
+        ).where(_EARLIER),
+    ),
+    insert(PLAYER_HISTORY).from_select(
+        [*_KEYS, *HISTORY_PLAYER_COLUMNS],
+        select(
+            SESSIONS.c.run_id,
+            PLAYERS.c.platform,
+            PLAYERS.c.session_id,
+            *(PLAYERS.c[k] for k in HISTORY_PLAYER_COLUMNS),
+        )
+        .join(
+            SESSIONS,
+            and_(
+                SESSIONS.c.platform == PLAYERS.c.platform,
+                SESSIONS.c.session_id == PLAYERS.c.session_id,
+            ),
+        )
+        .where(_EARLIER),
+    ),
 )
 
 
@@ -221,61 +274,13 @@ class SqlRunsRepository:
                         replaced.append(sid)
                 if not replaced:
                     continue
-                self._keep_history(run_id, platform, replaced)
+                bound = {"r_run": run_id, "r_platform": platform, "r_ids": replaced}
+                for history in KEEP_HISTORY:  # 审计历史: what earlier runs stored of them
+                    self.conn.execute(history, bound)
                 upkeep.forget(platform, replaced)
-                self.conn.execute(
-                    delete(FINDINGS).where(
-                        FINDINGS.c.run_id == run_id,
-                        FINDINGS.c.platform == platform,
-                        FINDINGS.c.session_id.in_(replaced),
-                    )
-                )
-                for table in (PLAYERS, SESSIONS):
-                    self.conn.execute(
-                        delete(table).where(
-                            table.c.platform == platform, table.c.session_id.in_(replaced)
-                        )
-                    )
+                for deletion in DELETE_REPLACED:
+                    self.conn.execute(deletion, bound)
         return [s for batch in by_platform.values() for s in batch.values()], met_before
-
-    def _keep_history(self, run_id: int, platform: str, ids: list[str]) -> None:
-        """审计历史: what earlier runs stored of these sessions, kept as those runs' history
-        before this run replaces it (their findings stay where they are)."""
-        earlier = and_(
-            SESSIONS.c.platform == platform,
-            SESSIONS.c.session_id.in_(ids),
-            SESSIONS.c.run_id != run_id,
-        )
-        keys = ("run_id", "platform", "session_id")
-        self.conn.execute(
-            insert(SESSION_HISTORY).from_select(
-                [*keys, "replaced_by", *HISTORY_SESSION_COLUMNS],
-                select(
-                    *(SESSIONS.c[k] for k in keys),
-                    literal(run_id),
-                    *(SESSIONS.c[k] for k in HISTORY_SESSION_COLUMNS),
-                ).where(earlier),
-            )
-        )
-        self.conn.execute(
-            insert(PLAYER_HISTORY).from_select(
-                [*keys, *HISTORY_PLAYER_COLUMNS],
-                select(
-                    SESSIONS.c.run_id,
-                    PLAYERS.c.platform,
-                    PLAYERS.c.session_id,
-                    *(PLAYERS.c[k] for k in HISTORY_PLAYER_COLUMNS),
-                )
-                .join(
-                    SESSIONS,
-                    and_(
-                        SESSIONS.c.platform == PLAYERS.c.platform,
-                        SESSIONS.c.session_id == PLAYERS.c.session_id,
-                    ),
-                )
-                .where(earlier),
-            )
-        )
 
     def _placer(self, run_id: int):
         """(file, line) → where that line comes in the run's input, files in the run's order."""
