@@ -12,11 +12,11 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, and_, delete, func, select
+from sqlalchemy import Connection, delete, func, select
 
 from compliance.db import bulk, trail
 from compliance.db.duty_models import DutyFindingRow, DutyRow
-from compliance.db.models import AuditRunRow, PlayerMetricsRow, SessionRow, table_of
+from compliance.db.models import AuditRunRow, PlayerMetricsRow, SessionRow, same_session, table_of
 from compliance.db.rulestore import upsert
 from compliance.domain.duties.rows import Duty, DutyBook
 from compliance.domain.findings import DutyFinding
@@ -154,13 +154,7 @@ class SqlDutiesRepository:
                 PLAYERS.c.net,
                 SESSIONS.c.utc_offset,
             )
-            .join(
-                PLAYERS,
-                and_(
-                    PLAYERS.c.platform == SESSIONS.c.platform,
-                    PLAYERS.c.session_id == SESSIONS.c.session_id,
-                ),
-            )
+            .join(PLAYERS, same_session(PLAYERS, SESSIONS))
             .where(SESSIONS.c.run_id == run_id)
             .order_by(SESSIONS.c.platform, SESSIONS.c.session_id, PLAYERS.c.player_id)
         )

@@ -28,8 +28,10 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -51,6 +53,11 @@ class Base(DeclarativeBase):
 def table_of(row: type[Base]) -> Table:
     """The Core table behind an ORM row class (typed as a Table, not a FromClause)."""
     return cast(Table, row.__table__)
+
+
+def same_session(table, other) -> ColumnElement[bool]:
+    """Rows of two tables about the same session: platform and session id equal."""
+    return and_(table.c.platform == other.c.platform, table.c.session_id == other.c.session_id)
 
 
 class JurisdictionRow(Base):

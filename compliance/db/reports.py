@@ -35,6 +35,7 @@ from compliance.db.models import (
     SessionHistoryRow,
     SessionRow,
     WindowFindingRow,
+    same_session,
     table_of,
 )
 from compliance.domain.tiers import TIER_CODES, Tier
@@ -76,11 +77,7 @@ def _as_run_stored(run: int | None):
             SESSION_HISTORY.c.run_id == run
         ),
     ).subquery("s")
-    stored = and_(
-        PLAYERS.c.platform == SESSIONS.c.platform,
-        PLAYERS.c.session_id == SESSIONS.c.session_id,
-        SESSIONS.c.run_id == run,
-    )
+    stored = and_(same_session(PLAYERS, SESSIONS), SESSIONS.c.run_id == run)
     players = union_all(
         select(*(PLAYERS.c[k] for k in (*KEY, *HISTORY_PLAYER_COLUMNS))).join(SESSIONS, stored),
         select(*(PLAYER_HISTORY.c[k] for k in (*KEY, *HISTORY_PLAYER_COLUMNS))).where(
@@ -203,7 +200,7 @@ def _players(conn: Connection, query: ReportQuery) -> Iterator[PlayerFact]:
             p.c.single_stake,
             p.c.capital,
         )
-        .join(s, _same_session(p, s))
+        .join(s, same_session(p, s))
         .where(*where)
     )
     for r in _stream(conn, statement):
@@ -234,12 +231,12 @@ def _findings(conn: Connection, query: ReportQuery, run_ids: list[int]) -> Itera
             s.c.owner_id,
             p.c.name,
         )
-        .join(s, and_(_same_session(FINDINGS, s), FINDINGS.c.run_id == s.c.run_id))
+        .join(s, and_(same_session(FINDINGS, s), FINDINGS.c.run_id == s.c.run_id))
         .outerjoin(LINES, LINES.c.id == FINDINGS.c.line_id)
         .outerjoin(
             p,
             and_(
-                _same_session(p, FINDINGS),
+                same_session(p, FINDINGS),
                 FINDINGS.c.subject == literal("player:") + p.c.player_id,
             ),
         )
@@ -270,10 +267,6 @@ def _by_session(conn: Connection) -> list:
 def _in_utc(at: datetime | None) -> datetime | None:
     """A run's time (made in UTC) as PostgreSQL gives it, where SQLite gives it bare."""
     return at.replace(tzinfo=UTC) if at is not None and at.tzinfo is None else at
-
-
-def _same_session(table, other):
-    return and_(table.c.platform == other.c.platform, table.c.session_id == other.c.session_id)
 
 
 def _severity(table):

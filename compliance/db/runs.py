@@ -33,6 +33,7 @@ from compliance.db.models import (
     RejectRow,
     SessionHistoryRow,
     SessionRow,
+    same_session,
     table_of,
 )
 from compliance.db.session_rows import (
@@ -100,13 +101,7 @@ KEEP_HISTORY = (
             PLAYERS.c.session_id,
             *(PLAYERS.c[k] for k in HISTORY_PLAYER_COLUMNS),
         )
-        .join(
-            SESSIONS,
-            and_(
-                SESSIONS.c.platform == PLAYERS.c.platform,
-                SESSIONS.c.session_id == PLAYERS.c.session_id,
-            ),
-        )
+        .join(SESSIONS, same_session(SESSIONS, PLAYERS))
         .where(_EARLIER),
     ),
 )

@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from sqlalchemy import ColumnElement, Connection, and_, case, func, select, true, tuple_
 
-from compliance.db.models import PlayerMetricsRow, SessionRow, table_of
+from compliance.db.models import PlayerMetricsRow, SessionRow, same_session, table_of
 from compliance.domain.ledger import Entry, Ledger
 from compliance.domain.windows import SESSION_IDS_SHOWN, WindowFigures, place_of
 
@@ -39,7 +39,7 @@ def window_figures(
     """Owners', platforms' and players' sums over [start, end] on these platforms; with
     `run_id`, only of the owners and players with a session of that run in the window."""
     in_window = and_(S.c.platform.in_(sorted(platforms)), S.c.day.between(start, end))
-    joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
+    joined = P.join(S, same_session(P, S))
     owners_of_run: ColumnElement[bool] = true()
     players_of_run: ColumnElement[bool] = true()
     owners_having: ColumnElement[bool] | None = None
@@ -189,7 +189,7 @@ def ledgers_from_sessions(
         bounds.append(S.c.day >= read_from)
     span = and_(*bounds)
     of_run: ColumnElement[bool] = true() if run_id is None else S.c.run_id == run_id
-    joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
+    joined = P.join(S, same_session(P, S))
     kinds = (
         ("owner", (S.c.platform, S.c.owner_id), S.c.owner_id.is_not(None)),
         ("platform", (S.c.platform,), true()),
@@ -291,9 +291,7 @@ def sessions_behind(conn: Connection, w: WindowFigures) -> list[str]:
     else:
         query = (
             select(S.c.session_id)
-            .select_from(
-                P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
-            )
+            .select_from(P.join(S, same_session(P, S)))
             .where(where, P.c.player_id == w.id)
         )
     query = query.order_by(S.c.scene_capital.desc(), S.c.session_id).limit(SESSION_IDS_SHOWN)
@@ -305,7 +303,7 @@ def people_by_day(
 ) -> dict[tuple[str, str], dict[date, set[str]]]:
     """Who played on each day within `span`, for these owners or platforms (platform, id)."""
     out: dict[tuple[str, str], dict[date, set[str]]] = {}
-    joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
+    joined = P.join(S, same_session(P, S))
     subject = S.c.owner_id if kind == "owner" else S.c.platform
     for i in range(0, len(subjects), 500):
         chunk = subjects[i : i + 500]

@@ -45,6 +45,7 @@ from compliance.db import window_batch
 from compliance.db.models import (
     PlayerMetricsRow,
     SessionRow,
+    same_session,
     table_of,
 )
 from compliance.db.window_session_days import SessionDays
@@ -67,7 +68,7 @@ def _cents(column) -> ColumnElement:
 
 
 def _joined():
-    return P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
+    return P.join(S, same_session(P, S))
 
 
 def day_sums(where: ColumnElement[bool]) -> list[Select]:

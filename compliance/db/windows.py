@@ -29,6 +29,7 @@ from compliance.db.models import (
     PlayerMetricsRow,
     SessionRow,
     WindowFindingRow,
+    same_session,
     table_of,
 )
 from compliance.db.window_models import WindowDayRow
@@ -62,7 +63,7 @@ def _run_ends(
         of_run = func.likelihood(of_run, literal_column("0.001"))
     of_run = and_(of_run, span)
     if kind == "player":
-        joined = P.join(S, and_(P.c.platform == S.c.platform, P.c.session_id == S.c.session_id))
+        joined = P.join(S, same_session(P, S))
         return subject_ends(conn, (P.c.platform, P.c.player_id), joined, of_run, end)
     present: ColumnElement[bool] = true()
     keys = (S.c.platform, S.c.platform)
