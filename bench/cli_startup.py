@@ -27,6 +27,11 @@ COMMANDS = {
     "games settle (1 session)": ["games", "settle", SAMPLE],
     "games list": ["games", "list"],
     "logs schema": ["logs", "schema"],
+    "audit --help": ["audit", "--help"],
+    "rules --help": ["rules", "--help"],
+    "review --help": ["review", "--help"],
+    "report --help": ["report", "--help"],
+    "db --help": ["db", "--help"],
 }
 
 

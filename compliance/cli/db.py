@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from compliance.cli.options import db_option, open_store
-from compliance.service_layer import bootstrap, seeding
 
 
 @click.group()
@@ -22,6 +21,8 @@ def upgrade(db_url: str | None) -> None:
     Example:
       compliance db upgrade --db postgresql://127.0.0.1/compliance
     """
+    from compliance.service_layer import bootstrap  # the database's modules: not for --help
+
     click.echo(f"database at {bootstrap.upgrade(db_url)} (head)")
 
 
@@ -34,6 +35,8 @@ def current(db_url: str | None) -> None:
     Example:
       compliance db current
     """
+    from compliance.service_layer import bootstrap
+
     now, head = bootstrap.revisions(db_url)
     state = "up to date" if now == head else "behind: run `compliance db upgrade`"
     click.echo(f"current {now or 'none'}, head {head}: {state}")
@@ -57,6 +60,8 @@ def seed(reason: str, actor: str | None, db_url: str | None) -> None:
     Example:
       compliance db seed --reason "湖南 2015 基准 re-read" --actor li
     """
+    from compliance.service_layer import seeding
+
     counts = seeding.seed(open_store(db_url)(), reason, actor)
     added = sum(i for i, _ in counts.values())
     changed = sum(u for _, u in counts.values())

@@ -9,8 +9,8 @@ import click
 from compliance.cli import rules as rules_cli
 from compliance.cli.options import db_option, lazy_store
 from compliance.cli.output import emit, table
-from compliance.db.trail import default_actor
 from compliance.domain.review import STATUS_LABELS, STATUSES, Review, Scope, Waiver
+from compliance.domain.trail import default_actor
 from compliance.reporting.cells import printable
 from compliance.service_layer import review as svc
 from compliance.service_layer import rules as rule_cases

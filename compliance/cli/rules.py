@@ -13,7 +13,7 @@ from compliance.cli.options import MAX_ROW_ID, db_option, lazy_store
 from compliance.cli.output import emit, plural, table
 from compliance.domain.rulediff import summarise, words
 from compliance.resources import data_dir
-from compliance.service_layer import bootstrap, duty_views
+from compliance.service_layer import duty_views
 from compliance.service_layer import rules as svc
 from compliance.service_layer import rules_views as views
 
@@ -38,6 +38,8 @@ def book_source(source: str, db_url: str | None) -> tuple[str, str]:
     """The database, unless it is a SQLite file not made yet: then the shipped data/, which
     the first audit would seed into it (and no empty file is left behind); and what to say
     of it on standard error once the command has done its work ("" where nothing)."""
+    from compliance.service_layer import bootstrap  # the database's modules: not for --help
+
     if source != svc.DB or bootstrap.has_database(db_url):
         return source, ""
     return str(data_dir()), (

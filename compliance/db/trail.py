@@ -10,14 +10,11 @@ migration adds are compared from the first entry that records them.
 
 from __future__ import annotations
 
-import getpass
 import hashlib
 import json
-import os
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
@@ -25,17 +22,10 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, Table, func, insert, select, text
 
 from compliance.db.models import RuleChangeRow, table_of
+from compliance.domain.trail import Verdict, default_actor
 
 CHANGES = table_of(RuleChangeRow)
 GENESIS = "0" * 64
-
-
-def default_actor() -> str:
-    """Who: $USER, else the login name, else `unknown`."""
-    try:
-        return os.environ.get("USER") or getpass.getuser() or "unknown"
-    except (KeyError, OSError):
-        return "unknown"
 
 
 def plain(value: Any) -> Any:
@@ -174,19 +164,6 @@ def _entry(at, actor, reason, action, table, key, before, after) -> dict[str, An
         "before": before,
         "after": after,
     }
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """校验结果: how many entries and rows were checked, and what is wrong."""
-
-    entries: int
-    rows: int
-    problems: tuple[str, ...]
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
 
 
 def verify(conn: Connection, tables: Sequence[Table]) -> Verdict:

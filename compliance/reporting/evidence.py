@@ -13,18 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from jinja2 import Environment, PackageLoader
 
 from compliance.reporting.review_marks import manifest_lines
+from compliance.reporting.templating import template
 
 SUMS = "SHA256SUMS"
 LINES = "lines.jsonl"
-_env = Environment(
-    loader=PackageLoader("compliance.reporting", "templates"),
-    autoescape=True,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
 _encoder = msgspec.json.Encoder(decimal_format="number")
 
 
@@ -43,7 +37,7 @@ class FolderWriter:
 
     def page(self, number: int, sessions: list[dict[str, Any]]) -> None:
         stem = f"sessions-{number:03d}"
-        html = _env.get_template("evidence_page.html.j2").render(number=number, sessions=sessions)
+        html = template("evidence_page.html.j2").render(number=number, sessions=sessions)
         self._write(f"{stem}.html", html.encode())
         self._write(f"{stem}.json", _json({"page": number, "sessions": sessions}))
 
@@ -56,9 +50,7 @@ class FolderWriter:
             sha.update(raw + b"\n")
 
     def index(self, pack: dict[str, Any]) -> None:
-        html = _env.get_template("evidence_index.html.j2").render(
-            pack=pack, manifest_lines=manifest_lines
-        )
+        html = template("evidence_index.html.j2").render(pack=pack, manifest_lines=manifest_lines)
         self._write("index.html", html.encode())
         self._write("index.json", _json(pack))
 

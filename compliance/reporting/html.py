@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from jinja2 import Environment, PackageLoader
-
 from compliance.domain.review import STATUSES
 from compliance.reporting import charts
 from compliance.reporting.duty_render import html_section
 from compliance.reporting.labels import Labels
 from compliance.reporting.model import Report
 from compliance.reporting.review_marks import manifest_lines
+from compliance.reporting.templating import template
 
 MAX_ROWS = 500
 MAX_NEAR = 25
@@ -32,13 +31,6 @@ SECTIONS = (
     ("rules", "rules_cited"),
 )
 
-_env = Environment(
-    loader=PackageLoader("compliance.reporting", "templates"),
-    autoescape=True,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
-
 
 def render_html(report: Report, lang: str = "zh", cjk_family: str | None | bool = True) -> str:
     """The report as HTML; `cjk_family` True finds a CJK font, None/False draws without one."""
@@ -48,7 +40,7 @@ def render_html(report: Report, lang: str = "zh", cjk_family: str | None | bool 
     notes = list(report.notes)
     if family is None:
         notes.append(labels("no_cjk"))
-    template = _env.get_template("report.html.j2")
+    page = template("report.html.j2")
     duties = html_section(report.duties, labels) if report.duties is not None else None
     sections = [
         (key, labels(label))
@@ -58,7 +50,7 @@ def render_html(report: Report, lang: str = "zh", cjk_family: str | None | bool 
     if duties is not None:
         at = next(n for n, (key, _) in enumerate(sections) if key == "findings")
         sections.insert(at, ("duties", duties["title"]))
-    return template.render(
+    return page.render(
         r=report,
         L=labels,
         lang=lang,

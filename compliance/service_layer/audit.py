@@ -22,11 +22,7 @@ from compliance.errors import ConfigError, LogError
 from compliance.logs.reader import Reject
 from compliance.service_layer.aside import DigestsAside
 from compliance.service_layer.audit_options import AuditOptions, AuditSummary
-from compliance.service_layer.duties import (
-    DutyRun,
-    Parallel,
-    ensure_duties,
-)
+from compliance.service_layer.duties import DutyRun, Parallel
 from compliance.service_layer.duty_sessions import DutySessions
 from compliance.service_layer.judging import Auditor, auditor_for, few_collections
 from compliance.service_layer.manifest import input_digests, manifest
@@ -37,7 +33,7 @@ from compliance.service_layer.runners import (
     StoredSession,
     runner_for,
 )
-from compliance.service_layer.seeding import ensure_rules
+from compliance.service_layer.seeding import ensure_duties, ensure_rules
 from compliance.service_layer.unit_of_work import UnitOfWork
 from compliance.service_layer.window_judging import judge_windows, read_limit, window_run
 from compliance.streams import is_stream, spool

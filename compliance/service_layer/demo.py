@@ -14,8 +14,9 @@ from collections import Counter
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
+from compliance.domain.encoded import EncodedFinding
 from compliance.domain.findings import (
     DutyFinding,
     Finding,
@@ -25,15 +26,14 @@ from compliance.domain.findings import (
 )
 from compliance.games import game_codes
 from compliance.reporting.model import ReportQuery
-from compliance.service_layer import audit as audit_cases
-from compliance.service_layer import reports as report_cases
 from compliance.service_layer import seeding
-from compliance.service_layer.duties import DutyInputs
-from compliance.service_layer.runners import EncodedFinding
 from compliance.service_layer.simulate import SimulatedLog, SimulationSpec, write_log
 from compliance.service_layer.simulate_platform import FILES, PlatformLog, write_platform
 from compliance.service_layer.unit_of_work import UnitOfWorkFactory
 from compliance.streams import is_stdin
+
+if TYPE_CHECKING:  # the audit's machinery loads when the demo runs, not for its --help
+    from compliance.service_layer.audit_options import AuditSummary
 
 INDETERMINATE = "indeterminate"
 DEMO_ANOMALIES = 0.01
@@ -98,7 +98,7 @@ class DemoSummary:
     log: SimulatedLog
     rule_rows: int
     tally: FindingTally
-    audit: audit_cases.AuditSummary
+    audit: AuditSummary
     window_days: int | None
     report_path: Path
     platform: PlatformLog
@@ -127,6 +127,10 @@ def run_demo(
     few duty breaches into the folder `records_path`, audit them together, and write the
     run's HTML report to `report_path`. A `log_path` of `-` writes the log to `stdout`;
     the run names it `-`."""
+    from compliance.service_layer import audit as audit_cases
+    from compliance.service_layer import reports as report_cases
+    from compliance.service_layer.duties import DutyInputs
+
     counts = seeding.seed(uows())
     spec = SimulationSpec(
         games=tuple(game_codes()), sessions=sessions, seed=seed, anomalies=DEMO_ANOMALIES

@@ -18,21 +18,19 @@ from typing import Any
 
 from compliance.domain.duties.engine import DutyAudit, DutyOptions, Play
 from compliance.domain.duties.partition import shares
-from compliance.domain.duties.rows import DutyBook
 from compliance.domain.findings import DutyFinding
-from compliance.dutydata import duties_path, load_duties
 from compliance.errors import LogError
 from compliance.logs.platform_reader import event_blocks, iter_records
 from compliance.logs.platform_records import ACCOUNTS, CONFIG
 from compliance.logs.reader import Reject
 from compliance.service_layer.duty_sessions import DutySessions, sitting_of
 from compliance.service_layer.duty_workers import PartResult, PartSpec, run_parts
+from compliance.service_layer.seeding import ensure_duties
 from compliance.service_layer.unit_of_work import UnitOfWork, UnitOfWorkFactory
 from compliance.streams import is_stream
 
 __all__ = ["DutyInputs", "DutyRun", "DutySummary", "Parallel", "sitting_of"]
 
-FIRST_USE = "first use: seeded from data/duties.toml"
 BATCH = 1000
 
 
@@ -78,14 +76,6 @@ class DutySummary:
             "findings": dict(self.found),
             "checks": self.statuses,
         }
-
-
-def ensure_duties(uow: UnitOfWork, actor: str | None = None) -> DutyBook:
-    """The stored duty rows, seeded from data/duties.toml first if the store has none."""
-    if not uow.duties.has_any():
-        uow.duties.save(load_duties(duties_path()), actor, FIRST_USE)
-        uow.commit()
-    return uow.duties.load()
 
 
 class DutyRun:

@@ -11,8 +11,8 @@ from typing import Any
 from compliance.domain.duties.calendar import CALENDAR, YEARS
 from compliance.domain.duties.rows import CHECKS, DutyBook
 from compliance.dutydata import DUTIES_FILE, duties_path, load_duties
-from compliance.service_layer.duties import ensure_duties
 from compliance.service_layer.rules import DB
+from compliance.service_layer.seeding import ensure_duties
 from compliance.service_layer.unit_of_work import UnitOfWorkFactory
 
 PLATFORM = ("platform", "平台", "duties")

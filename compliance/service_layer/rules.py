@@ -13,16 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from compliance import dutydata, ruledata, ruletoml
-from compliance.db.trail import Verdict
 from compliance.domain.duties.diff import diff_duties, overlay_duties
 from compliance.domain.duties.rows import DutyBook
 from compliance.domain.rulecheck import Problem, check_book
 from compliance.domain.rulediff import Change, diff_books, diff_dates
 from compliance.domain.ruleedit import overlay
 from compliance.domain.rules import RuleBook
+from compliance.domain.trail import Verdict
 from compliance.errors import BadValueError, RulesError
-from compliance.service_layer.duties import ensure_duties
-from compliance.service_layer.seeding import stored_rules
+from compliance.service_layer.seeding import ensure_duties, stored_rules
 from compliance.service_layer.unit_of_work import UnitOfWork
 
 DB = "db"

@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from compliance import ruledata
+from compliance.domain.duties.rows import DutyBook
 from compliance.domain.rules import RuleBook
+from compliance.dutydata import duties_path, load_duties
 from compliance.service_layer.unit_of_work import UnitOfWork
 
 SEED_REASON = "seed from data/"
 FIRST_USE_REASON = "first use: seeded from data/"
+FIRST_USE_DUTIES = "first use: seeded from data/duties.toml"
 
 
 def seed_rules(
@@ -57,3 +60,11 @@ def stored_rules(uow: UnitOfWork, actor: str | None = None) -> RuleBook:
     """The store's rule book (opening the unit of work); seeded on first use."""
     with uow:
         return ensure_rules(uow, actor, FIRST_USE_REASON)
+
+
+def ensure_duties(uow: UnitOfWork, actor: str | None = None) -> DutyBook:
+    """The stored duty rows, seeded from data/duties.toml first if the store has none."""
+    if not uow.duties.has_any():
+        uow.duties.save(load_duties(duties_path()), actor, FIRST_USE_DUTIES)
+        uow.commit()
+    return uow.duties.load()

@@ -12,13 +12,13 @@ from datetime import date
 from types import TracebackType
 from typing import Any, Protocol
 
-from compliance.db.trail import Verdict
 from compliance.domain.audited import AuditedSession
 from compliance.domain.duties.rows import DutyBook
 from compliance.domain.findings import DutyFinding
 from compliance.domain.ledger import Ledger
 from compliance.domain.review import Review, Scope, Waiver
 from compliance.domain.rules import RuleBook
+from compliance.domain.trail import Verdict
 from compliance.domain.windows import WindowFigures, WindowFinding
 from compliance.logs.reader import Reject
 from compliance.reporting.facts import ReportQuery, ReportSource

@@ -62,8 +62,16 @@ def test_the_audits_help_and_usage_errors_load_none_of_the_run():
     assert code == 2 and modules == []
 
 
-def test_the_probe_sees_a_command_that_opens_the_database():
-    code, modules = loaded("db", "--help")
+@pytest.mark.parametrize(
+    "command", ["db", "demo", "evidence", "report", "review", "rules", "trail", "whatif"]
+)
+def test_a_commands_help_loads_neither_the_database_nor_the_run(command):
+    """Each command's help (a group's too) answers before its service modules load."""
+    assert loaded(command, "--help", heavy=(*HEAVY, "numpy")) == (0, [])
+
+
+def test_the_probe_sees_a_command_that_opens_the_database(tmp_path):
+    code, modules = loaded("db", "upgrade", "--db", f"sqlite:///{tmp_path / 'c.db'}")
     assert code == 0 and "sqlalchemy" in modules and "alembic" in modules
 
 
