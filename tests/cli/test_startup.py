@@ -55,6 +55,12 @@ def test_commands_that_touch_no_database_import_none_of_its_modules(args):
     assert loaded(*args) == (0, [])
 
 
+@pytest.mark.parametrize("args", [("games", "list"), ("logs", "schema")])
+def test_the_engines_specs_load_without_numpy(args):
+    """Every engine's spec is read, and 升级's checks in arrays are not loaded for it."""
+    assert loaded(*args, heavy=(*HEAVY, "numpy")) == (0, [])
+
+
 def test_the_audits_help_and_usage_errors_load_none_of_the_run():
     """`audit --help`, and a mistyped option, answer without the store, numpy or engines."""
     assert loaded("audit", "--help", heavy=(*HEAVY, "numpy")) == (0, [])

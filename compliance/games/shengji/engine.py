@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from itertools import chain, cycle
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
@@ -32,12 +32,43 @@ from compliance.errors import DealError
 from compliance.games.base import Engine, compare_claims, decode_rounds
 from compliance.games.cards import Card, build_deck
 from compliance.games.shengji import tricks
-from compliance.games.shengji.batch import Checked, check_session
 from compliance.games.shengji.holdings import holding_of, play_trick
-from compliance.games.shengji.many import checked_in_batches, light_checks
 from compliance.games.shengji.options import ShengjiOptions
 from compliance.games.shengji.record import HAND_SIZE, KITTY_SIZE, LightHand, ShengjiHand
 from compliance.logs.records import Session, Variant
+
+if TYPE_CHECKING:
+    from compliance.games.shengji.batch import Checked
+
+
+# The checks in arrays (`batch`, `many`) load numpy: with the first hands checked, not with
+# the engine, whose spec alone `games list` and `logs schema` read.
+def check_session(
+    hands: Sequence[ShengjiHand], players: Sequence[str], options: ShengjiOptions
+) -> list[Checked | None]:
+    """`batch.check_session`."""
+    from compliance.games.shengji import batch
+
+    return batch.check_session(hands, players, options)
+
+
+def light_checks(
+    decoded: Sequence[tuple[list[LightHand], list[str], ShengjiOptions]], most: int
+) -> list[list[Checked] | None]:
+    """`many.light_checks`."""
+    from compliance.games.shengji import many
+
+    return many.light_checks(decoded, most)
+
+
+def checked_in_batches(
+    decoded: Sequence[tuple[list[ShengjiHand], list[str], ShengjiOptions]], most: int
+) -> list[list[Checked | None]]:
+    """`many.checked_in_batches`."""
+    from compliance.games.shengji import many
+
+    return many.checked_in_batches(decoded, most)
+
 
 LEVELS = tricks.NATURAL_ORDER
 DECK = Counter(build_deck(2, jokers=True))
