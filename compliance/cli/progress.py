@@ -14,6 +14,7 @@ from typing import IO, NoReturn
 
 from tqdm import tqdm
 
+from compliance.logs.bytecount import occurrences
 from compliance.streams import is_stream
 
 MININTERVAL = 0.5  # seconds between redraws
@@ -65,7 +66,7 @@ def count_lines(files: Iterable[str]) -> int | None:
             gzipped = raw.read(2) == b"\x1f\x8b"
         with gzip.open(path) if gzipped else open(path, "rb") as f:
             while chunk := f.read(1 << 20):
-                total += chunk.count(b"\n")
+                total += occurrences(chunk, b"\n")
                 last = chunk[-1:]
         total += last != b"\n"
     return total

@@ -11,7 +11,6 @@ the integers they were judged on.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -26,8 +25,8 @@ from compliance.domain.verdict import Verdict, finding_of
 
 FIGURES = {"v": Decimal("7770000000000000001.5"), "m": Decimal("8880000000000000001.5")}
 FIGURES["n"] = Decimal("9990000000000000001.5")
-HOLE = re.compile(r"\\u0001([A-Z])|" + "|".join(f"({re.escape(str(d))})" for d in FIGURES.values()))
-NUMBER_HOLES = tuple(FIGURES)
+MARKER = "\\u0001"  # a marker as JSON writes it, then its letter
+FIGURE_TEXTS = tuple((str(d), letter) for letter, d in FIGURES.items())
 
 
 def marker(letter: str) -> str:
@@ -37,13 +36,32 @@ def marker(letter: str) -> str:
 
 
 def cut(text: str) -> str:
-    """A `%`-format of `text` with a `%(X)s` at every hole."""
+    """A `%`-format of `text` with a `%(X)s` at every hole: a marker (`\\u0001` and a
+    capital) or a figure's text. Found with `str.find`, a regular expression's alternation
+    cost ten times more; no two holes can overlap (a marker holds no digit to start a
+    figure, a figure no backslash, and no figure's end begins another), so the holes are
+    those a left-to-right search finds."""
+    holes: list[tuple[int, int, str]] = []
+    at = text.find(MARKER)
+    while at >= 0:
+        end = at + len(MARKER)
+        letter = text[end : end + 1]
+        if letter and "A" <= letter <= "Z":
+            holes.append((at, end + 1, letter))
+            at = text.find(MARKER, end + 1)
+        else:
+            at = text.find(MARKER, at + 1)
+    for figure, letter in FIGURE_TEXTS:
+        at = text.find(figure)
+        while at >= 0:
+            holes.append((at, at + len(figure), letter))
+            at = text.find(figure, at + len(figure))
+    holes.sort()
     out, at = [], 0
-    for found in HOLE.finditer(text):
-        out.append(text[at : found.start()].replace("%", "%%"))
-        letter = found.group(1) or NUMBER_HOLES[found.lastindex - 2]  # type: ignore[operator]
+    for start, end, letter in holes:
+        out.append(text[at:start].replace("%", "%%"))
         out.append(f"%({letter})s")
-        at = found.end()
+        at = end
     out.append(text[at:].replace("%", "%%"))
     return "".join(out)
 
@@ -178,8 +196,8 @@ def template(
     facts, player, judged = _Facts(venue), _Player(public_servant), _Day("J")
     if band is None and not rules.defines("player", Tier.ADMINISTRATIVE):
         gap = c.no_admin_line(facts, player, where, judged)
-        text = json_text(gap)
-        return Template(cut(text), cut(text), None, gap.kind, None, jurisdiction=gap.jurisdiction)
+        text = cut(json_text(gap))
+        return Template(text, text, None, gap.kind, None, jurisdiction=gap.jurisdiction)
     tier = band.tier if band else Tier.BELOW_THRESHOLD
     leaves = kernel.leaves[band_at] if band else []
     hit = [leaf for j, leaf in enumerate(leaves) if bits >> j & 1]

@@ -39,7 +39,6 @@ from __future__ import annotations
 import datetime
 import decimal
 import enum
-import sys
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,6 +49,7 @@ import msgspec
 import msgspec.structs
 
 from compliance.errors import ComplianceError
+from compliance.logs.bytecount import occurrences
 from compliance.logs.raw_fields import RawFields, emptied_colons, flat_leaves, raw_fields
 from compliance.logs.records import Session
 
@@ -228,7 +228,7 @@ def keys_counted(raw: bytes, session: Session, engines: Engines) -> bool:
     proof = _proof(session.game, engines)
     if proof is None:
         return False
-    colons = colons_in(raw)
+    colons = occurrences(raw, b":")
     if proof.apart is not None and _proven_apart(raw, colons, session.rounds, proof.apart, proof):
         return True
     if proof.bytes_kept is not None:
@@ -240,25 +240,11 @@ def keys_counted(raw: bytes, session: Session, engines: Engines) -> bool:
         if (
             taken >= 0
             and flat_leaves(rounds, proof.kept)
-            and colons == colons_in(_encode(mirror)) + taken
+            and colons == occurrences(_encode(mirror), b":") + taken
         ):
             return True
     mirror = _decoded(proof.whole, raw)
-    return mirror is not None and colons == colons_in(_encode(mirror))
-
-
-NUMPY_COUNT_FROM = 16_384  # bytes of a line: below, bytes.count is as quick
-
-
-def colons_in(data: bytes) -> int:
-    """How many `:` the bytes hold. numpy counts a long line five times quicker (98 kB of
-    掼蛋: 19 µs against 102), but its import costs what some 66 MB counted would save: it is
-    used where the run has loaded it already (an audit judges with it)."""
-    if len(data) >= NUMPY_COUNT_FROM and "numpy" in sys.modules:
-        import numpy as np
-
-        return int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) == 0x3A))
-    return data.count(b":")
+    return mirror is not None and colons == occurrences(_encode(mirror), b":")
 
 
 def _decoded(decoder: msgspec.json.Decoder[Any], raw: bytes) -> Any:
@@ -277,6 +263,6 @@ def _proven_apart(
     mirror = _decoded(apart, raw)
     if mirror is None or mirror.rounds is msgspec.UNSET:
         return False
-    if colons != colons_in(_encode(mirror)):
+    if colons != occurrences(_encode(mirror), b":"):
         return False
     return all(prove(mirror.rounds, rounds) for _, prove in proof.provers)

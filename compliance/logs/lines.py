@@ -10,6 +10,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from compliance.logs.bytecount import occurrences
 from compliance.streams import BOM, is_gzip_file, is_stream, open_log
 
 MAX_LINE_BYTES = 64 << 20
@@ -194,7 +195,7 @@ def _count_lines(fh, start: int, upto: int) -> int:
         chunk = fh.read(min(1 << 20, remaining))
         if not chunk:
             break
-        count += chunk.count(b"\n")
+        count += occurrences(chunk, b"\n")
         remaining -= len(chunk)
     return count
 

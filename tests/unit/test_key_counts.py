@@ -246,12 +246,3 @@ def test_a_mirror_leaves_unset_what_the_line_leaves_out():
     mirror = key_counts._Mirrors(raw_leaves=False).of(list[Seat])
     decoded = msgspec.json.decode(b'[{"player":"u1"},{"player":"u2","bet":1}]', type=mirror)
     assert msgspec.json.encode(decoded) == b'[{"player":"u1"},{"player":"u2","bet":1}]'
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.binary(max_size=40_000), st.integers(0, 3))
-def test_colons_are_counted_alike_with_numpy_and_without(data: bytes, repeats: int) -> None:
-    import numpy  # noqa: F401  (loaded, as in an audit: long data is counted in numpy)
-
-    data = data * (1 + repeats) + b":" * repeats
-    assert key_counts.colons_in(data) == data.count(b":")
