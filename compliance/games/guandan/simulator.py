@@ -113,17 +113,24 @@ class Holding:
 
 
 def weakest(
-    holding: Holding, kinds: tuple[str, ...], table: combos.Combo | None
+    holding: Holding, kinds: tuple[str, ...], table: combos.Combo | None, whole: bool = False
 ) -> tuple[list[str], str] | None:
-    """The weakest candidate of the kinds that beats the table, and its label."""
+    """The weakest candidate of the kinds that beats the table, and its label; of equal
+    strength the fewest cards, or with `whole` (a lead: a rank's group played whole) the
+    fewest 逢人配 cards and then the most cards."""
     best = None
     above = table.key if table is not None and not table.is_bomb else 0
     for kind in kinds:
         for cards, combo in holding.candidates(kind, 0 if kind in combos.BOMBS else above):
             if table is None or combos.beats(combo, table):
                 strength = (combo.is_bomb, combo.power if combo.is_bomb else (0, combo.key))
-                if best is None or (strength, len(cards)) < best[0]:
-                    best = ((strength, len(cards)), cards, combo.label)
+                order = (
+                    (strength, cards.count(holding.wild), -len(cards))
+                    if whole
+                    else (strength, 0, len(cards))
+                )
+                if best is None or order < best[0]:
+                    best = (order, cards, combo.label)
     return (best[1], best[2]) if best else None
 
 
@@ -136,7 +143,9 @@ def choose_play(table: Table, player: str, rng: random.Random) -> tuple[list[str
         kinds: tuple[str, ...] = (combos.SINGLE, combos.PAIR, combos.TRIPLE)
         if rng.random() < 0.2:
             kinds = (combos.STRAIGHT, combos.TUBE, combos.PLATE, combos.FULL_HOUSE)
-        found = weakest(holding, kinds, None) or weakest(holding, (combos.SINGLE,), None)
+        found = weakest(holding, kinds, None, whole=True) or weakest(
+            holding, (combos.SINGLE,), None
+        )
     else:
         if team(table.seats, table.owner) == team(table.seats, player) and rng.random() < 0.85:
             return [], None
